@@ -1,0 +1,56 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { z } from "zod";
+import { isLocale, type Locale } from "../i18n/config";
+import { MarketError } from "../market/errors";
+import { fail } from "./envelope.server";
+import { routes } from "./routes.server";
+
+export interface ApiCall {
+  request: Request;
+  context: AppLoadContext;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  language: Locale;
+}
+
+export type ApiHandler = (call: ApiCall) => Promise<Response>;
+
+export interface ApiRoute {
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  path: string; // e.g. "contents/:id"
+  handler: ApiHandler;
+}
+
+function compile(path: string): RegExp {
+  const pattern = path
+    .split("/")
+    .map((seg) => (seg.startsWith(":") ? `(?<${seg.slice(1)}>[^/]+)` : seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("/");
+  return new RegExp(`^${pattern}$`);
+}
+
+const table = routes.map((r) => ({ ...r, regex: compile(r.path) }));
+
+/** Dispatches `/api/v1/<path>` to its handler; unknown paths and methods answer 404/405 envelopes. */
+export async function handleApi(request: Request, context: AppLoadContext, path: string): Promise<Response> {
+  const url = new URL(request.url);
+  const method = request.method.toUpperCase();
+  const headerLanguage = request.headers.get("language");
+  const language = isLocale(headerLanguage) ? headerLanguage : context.locale;
+  const matches = table.filter((r) => r.regex.test(path));
+  if (!matches.length) return fail(404, `No API route for ${path}`);
+  const route = matches.find((r) => r.method === method);
+  if (!route) return fail(405, `Method ${method} is not allowed for ${path}`);
+  const params = route.regex.exec(path)?.groups ?? {};
+  try {
+    return await route.handler({ request, context, params: { ...params }, query: url.searchParams, language });
+  } catch (error) {
+    if (error instanceof z.ZodError) {
+      const first = error.issues[0];
+      return fail(400, `${first.path.join(".") || "request"}: ${first.message}`);
+    }
+    if (error instanceof MarketError) return fail(error.status, error.message, error.code);
+    console.error(JSON.stringify({ level: "error", requestId: context.requestId, path, error: error instanceof Error ? error.stack : String(error) }));
+    return fail(500, "Please try again in a few minutes");
+  }
+}

@@ -1,0 +1,32 @@
+import { sql } from "kysely";
+import { countCart } from "../market/cart.server";
+import { passPriceGroups } from "../market/passes.server";
+import { readShopper } from "../utils/shopper.server";
+import { ok } from "./envelope.server";
+import type { ApiRoute } from "./router.server";
+
+/** The section-7 route table. Each handler parses its input and calls one domain function. */
+export const routes: ApiRoute[] = [
+  {
+    method: "GET",
+    path: "health",
+    handler: async ({ context }) => {
+      await sql`select 1`.execute(context.db);
+      return ok({ state: "SUCCESS" });
+    },
+  },
+  {
+    method: "GET",
+    path: "carts/count",
+    handler: async ({ request, context }) => {
+      const { viewer, ngt } = await readShopper(request, context);
+      const cart_count = await countCart(context.db, { userId: viewer?.id ?? null, ngt });
+      return ok({ cart_count });
+    },
+  },
+  {
+    method: "GET",
+    path: "passes",
+    handler: async ({ context, language }) => ok({ list: await passPriceGroups(context.db, language) }),
+  },
+];

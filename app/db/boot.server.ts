@@ -1,0 +1,17 @@
+import type { Env } from "../utils/env.server";
+import { createDb, type DB, migrateToLatest } from "./db.server";
+import { seedDatabase } from "./seed/index.server";
+
+/** Opens, migrates and (on first start) seeds the database named by the environment. */
+export async function bootDatabase(env: Env, log: (line: string) => void = console.log): Promise<DB> {
+  const db = createDb(env.DATABASE_URL);
+  const migrated = await migrateToLatest(db);
+  const applied = migrated.results?.filter((r) => r.status === "Success").map((r) => r.migrationName) ?? [];
+  if (applied.length) log(`migrations applied: ${applied.join(", ")}`);
+  if (env.AUTO_SEED) {
+    const t0 = Date.now();
+    const result = await seedDatabase(db, { size: env.SEED_SIZE, dataDir: env.DATA_DIR, log });
+    if (!result.skipped) log(`demo catalog of ${result.contents} items written in ${Date.now() - t0} ms`);
+  }
+  return db;
+}

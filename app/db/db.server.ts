@@ -1,0 +1,56 @@
+import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, type MigrationResultSet, Migrator, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import { migrations } from "./migrations";
+import type { Database } from "./schema";
+
+export type DB = Kysely<Database>;
+
+// PostgreSQL returns COUNT(*) and other int8 values as strings; our counts fit in a JS number.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+
+/** Opens the database named by a DATABASE_URL (`file:...` for SQLite, `postgres://...`). */
+export function createDb(url: string, options: { poolSize?: number } = {}): DB {
+  if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
+    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  }
+  const file = url.replace(/^file:/, "");
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+/** Applies every pending migration; throws with the failing migration's name. */
+export async function migrateToLatest(db: DB): Promise<MigrationResultSet> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const result = await migrator.migrateToLatest();
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === "Error");
+    const err = result.error instanceof Error ? result.error : new Error(String(result.error));
+    err.message = `Migration ${failed?.migrationName ?? "?"} failed: ${err.message}`;
+    throw err;
+  }
+  return result;
+}
+
+let shared: DB | undefined;
+
+/** The process-wide database, opened on first use from DATABASE_URL. */
+export function getDb(): DB {
+  if (!shared) {
+    shared = createDb(process.env.DATABASE_URL || "file:./data/market.sqlite");
+  }
+  return shared;
+}
+
+/** Replaces the process-wide database (server start-up and tests). */
+export function setDb(db: DB): void {
+  shared = db;
+}

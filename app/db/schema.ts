@@ -1,0 +1,340 @@
+import type { Generated, Insertable, Selectable } from "kysely";
+
+/**
+ * Table types shared by SQLite and PostgreSQL. Conventions (docs/architecture.md):
+ * instants are ISO-8601 UTC text, booleans are 0/1 integers, money is integer minor units
+ * (KRW won, USD cents), bilingual text is a pair of *_ko / *_en columns.
+ */
+export type ContentsType = "video" | "icon" | "audio" | "font" | "package";
+export type PriceType = "paid" | "free" | "benefit";
+export type ContentStatus = "active" | "discontinued";
+export type TaxonomyKind = "category" | "genre" | "mood" | "theme";
+
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  password_hash: string;
+  nickname: string;
+  user_type: number; // 1 individual, 2 business representative
+  organization: string | null;
+  market_email_agree: number;
+  youtube_channel_id: string | null;
+  youtube_channel_updated_at: string | null;
+  language: string;
+  created_at: string;
+}
+
+export interface SessionsTable {
+  id: string; // random token (cookie gt carries it, signed)
+  user_id: number;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface TaxonomyTable {
+  id: Generated<number>;
+  kind: TaxonomyKind;
+  space: ContentsType;
+  code: string;
+  name_ko: string;
+  name_en: string;
+  parent_id: number | null;
+  sort: number;
+}
+
+export interface ContentsTable {
+  id: Generated<number>;
+  code: string;
+  contents_type: ContentsType;
+  contents_type_sub: number | null; // audio: 3001 SE, 3002 BGM, 3003 AI BGM
+  title_ko: string;
+  title_en: string;
+  description_ko: string;
+  description_en: string;
+  tags_ko: string;
+  tags_en: string;
+  category_id: number | null;
+  genre_id: number | null;
+  mood_id: number | null;
+  price_type: PriceType;
+  price_krw: number; // VAT excluded
+  price_usd: number; // cents, VAT excluded
+  duration_ms: number | null;
+  bpm: number | null;
+  width: number | null;
+  height: number | null;
+  preview_path: string | null;
+  poster_path: string | null;
+  font_family: string | null;
+  file_path: string | null;
+  file_size: number | null;
+  status: ContentStatus;
+  popularity: number;
+  sales_count: number;
+  released_at: string;
+  created_at: string;
+}
+
+export interface PackageItemsTable {
+  package_id: number;
+  content_id: number;
+  sort: number;
+}
+
+export interface ThemeItemsTable {
+  theme_id: number;
+  content_id: number;
+  sort: number;
+}
+
+export interface BannersTable {
+  id: Generated<number>;
+  page: string; // home | video | icon | audio | package | benefit | font
+  kind: string; // banner | keyvisual
+  title_ko: string;
+  title_en: string;
+  subtitle_ko: string;
+  subtitle_en: string;
+  image_path: string;
+  link: string;
+  sort: number;
+}
+
+export interface KeywordsTable {
+  id: Generated<number>;
+  page: string;
+  kind: string; // popular | recommended | related
+  keyword_ko: string;
+  keyword_en: string;
+  sort: number;
+}
+
+export interface PassPricesTable {
+  id: Generated<number>;
+  contents_flag: number; // 1 image, 2 video, 4 audio, other (8) font
+  contents_type_sub: number | null; // 3001 SE, 3002 BGM, 3003 AI BGM
+  contents_count: number;
+  price_krw: number;
+  price_usd: number;
+  valid_days: number;
+}
+
+export interface LicensesTable {
+  id: Generated<number>;
+  serial: string;
+  alias: string | null;
+  email: string;
+  owner_kind: string; // individual | b2bg | nonmember
+  user_id: number | null; // individual owner, or the B2BG representative account
+  hw_info: string | null;
+  pc_name: string | null;
+  status: string; // waiting_registration | registered | waiting_authentication | released | unlimited
+  license_type: string; // permanent | one_year | n_days
+  valid_until: string | null;
+  product_version: string;
+  sort_order: number;
+  registered_at: string | null;
+  created_at: string;
+}
+
+export interface CartsTable {
+  id: Generated<number>;
+  user_id: number | null;
+  ngt: string | null;
+  content_id: number;
+  level_flag: number;
+  created_at: string;
+}
+
+export interface InterestsTable {
+  id: Generated<number>;
+  user_id: number;
+  content_id: number;
+  created_at: string;
+}
+
+export interface OrdersTable {
+  id: Generated<number>;
+  order_no: string;
+  user_id: number | null;
+  license_id: number | null;
+  purchase_category: string; // member | direct | request
+  status: string; // waiting | complete | cancelled | partially_cancelled
+  method: string | null; // card | phone | kakaopay | vbank | paypal
+  currency: string; // KRW | USD
+  amount: number;
+  vat: number;
+  total: number;
+  cancel_quantity: number;
+  cancel_amount: number;
+  buyer_email: string | null;
+  message: string | null;
+  gateway: string | null;
+  gateway_payment_id: string | null;
+  vbank_due_at: string | null;
+  idempotency_key: string | null;
+  ptime: string | null; // payment time
+  created_at: string;
+}
+
+export interface OrderItemsTable {
+  id: Generated<number>;
+  order_id: number;
+  content_id: number | null;
+  pass_price_id: number | null;
+  quantity: number;
+  unit_price: number;
+  vat: number;
+  status: string; // active | cancelled
+  first_downloaded_at: string | null;
+  expires_at: string | null;
+}
+
+export interface PassesTable {
+  id: Generated<number>;
+  user_id: number;
+  license_id: number | null;
+  order_item_id: number | null;
+  pass_price_id: number;
+  remaining: number;
+  total: number;
+  status: string; // available | expired | unavailable
+  purchased_at: string;
+  expires_at: string;
+}
+
+export interface DownloadsTable {
+  id: Generated<number>;
+  content_id: number;
+  license_id: number | null;
+  user_id: number | null;
+  order_item_id: number | null;
+  pass_id: number | null;
+  kind: string; // purchase | pass | free
+  created_at: string;
+}
+
+export interface PurchaseRequestsTable {
+  id: Generated<number>;
+  request_no: string;
+  owner_user_id: number;
+  license_id: number;
+  request_email: string;
+  message: string;
+  status: string; // waiting | expired | paid
+  currency: string;
+  total: number;
+  order_id: number | null;
+  expires_at: string;
+  created_at: string;
+}
+
+export interface PurchaseRequestItemsTable {
+  id: Generated<number>;
+  request_id: number;
+  content_id: number;
+  unit_price: number;
+}
+
+export interface SupportTicketsTable {
+  id: Generated<number>;
+  user_id: number | null;
+  category: string;
+  title: string;
+  description: string;
+  email: string;
+  attachment_path: string | null;
+  status: string; // accepted | completed
+  answer: string | null;
+  created_at: string;
+}
+
+export interface FaqsTable {
+  id: Generated<number>;
+  category: string;
+  question_ko: string;
+  question_en: string;
+  answer_ko: string;
+  answer_en: string;
+  sort: number;
+}
+
+export interface NoticesTable {
+  id: Generated<number>;
+  title_ko: string;
+  title_en: string;
+  body_ko: string;
+  body_en: string;
+  pinned: number;
+  published_at: string;
+}
+
+export interface EventsTable {
+  id: Generated<number>;
+  title_ko: string;
+  title_en: string;
+  body_ko: string;
+  body_en: string;
+  image_path: string | null;
+  coupon_code: string | null;
+  discount_percent: number | null;
+  test_only: number;
+  starts_at: string;
+  ends_at: string;
+}
+
+export interface PoliciesTable {
+  id: Generated<number>;
+  type: string; // terms | privacy | paid
+  language: string;
+  version: string;
+  effective_at: string;
+  body: string;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface MailOutboxTable {
+  id: Generated<number>;
+  to_address: string;
+  subject: string;
+  body_text: string;
+  created_at: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  taxonomy: TaxonomyTable;
+  contents: ContentsTable;
+  package_items: PackageItemsTable;
+  theme_items: ThemeItemsTable;
+  banners: BannersTable;
+  keywords: KeywordsTable;
+  pass_prices: PassPricesTable;
+  licenses: LicensesTable;
+  carts: CartsTable;
+  interests: InterestsTable;
+  orders: OrdersTable;
+  order_items: OrderItemsTable;
+  passes: PassesTable;
+  downloads: DownloadsTable;
+  purchase_requests: PurchaseRequestsTable;
+  purchase_request_items: PurchaseRequestItemsTable;
+  support_tickets: SupportTicketsTable;
+  faqs: FaqsTable;
+  notices: NoticesTable;
+  events: EventsTable;
+  policies: PoliciesTable;
+  settings: SettingsTable;
+  mail_outbox: MailOutboxTable;
+}
+
+export type Content = Selectable<ContentsTable>;
+export type NewContent = Insertable<ContentsTable>;
+export type Taxonomy = Selectable<TaxonomyTable>;
+export type License = Selectable<LicensesTable>;
+export type User = Selectable<UsersTable>;

@@ -1,0 +1,198 @@
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { createRandom } from "./random";
+
+/**
+ * Writes the demo catalog's media: SVG icons, video posters and banners, synthesized WAV audio,
+ * and real OFL fonts copied from npm packages. Previews go to `<dataDir>/media` (public, served at
+ * /media); originals go to `<dataDir>/storage` (private, leave only through signed download links).
+ */
+export const ICON_COUNT = 24;
+export const POSTER_COUNT = 16;
+export const BANNER_COUNT = 8;
+export const BGM_COUNT = 6;
+export const SE_COUNT = 6;
+
+export const FONTS = [
+  { pkg: "@expo-google-fonts/black-han-sans", file: "400Regular/BlackHanSans_400Regular.ttf", family: "Black Han Sans", ko: "검은고딕", hangul: true, cate: "display" },
+  { pkg: "@expo-google-fonts/do-hyeon", file: "400Regular/DoHyeon_400Regular.ttf", family: "Do Hyeon", ko: "도현체", hangul: true, cate: "sans" },
+  { pkg: "@expo-google-fonts/jua", file: "400Regular/Jua_400Regular.ttf", family: "Jua", ko: "주아체", hangul: true, cate: "sans" },
+  { pkg: "@expo-google-fonts/gowun-dodum", file: "400Regular/GowunDodum_400Regular.ttf", family: "Gowun Dodum", ko: "고운돋움", hangul: true, cate: "sans" },
+  { pkg: "@expo-google-fonts/nanum-pen-script", file: "400Regular/NanumPenScript_400Regular.ttf", family: "Nanum Pen Script", ko: "나눔손글씨 펜", hangul: true, cate: "handwriting" },
+  { pkg: "@expo-google-fonts/lobster", file: "400Regular/Lobster_400Regular.ttf", family: "Lobster", ko: "로브스터", hangul: false, cate: "display" },
+  { pkg: "@expo-google-fonts/pacifico", file: "400Regular/Pacifico_400Regular.ttf", family: "Pacifico", ko: "파시피코", hangul: false, cate: "handwriting" },
+] as const;
+
+const PALETTES = [
+  ["#0f766e", "#5eead4"],
+  ["#1d4ed8", "#93c5fd"],
+  ["#7c3aed", "#c4b5fd"],
+  ["#b91c1c", "#fca5a5"],
+  ["#c2410c", "#fdba74"],
+  ["#15803d", "#86efac"],
+  ["#0e7490", "#67e8f9"],
+  ["#a21caf", "#f0abfc"],
+];
+
+const GLYPHS = [
+  "M32 6l7.6 16.5L58 25l-13 12.6L48 56 32 47.3 16 56l3-18.4L6 25l18.4-2.5z", // star
+  "M32 54S8 39 8 22a12 12 0 0 1 24-3 12 12 0 0 1 24 3c0 17-24 32-24 32z", // heart
+  "M10 32h36M34 18l14 14-14 14", // arrow
+  "M18 44h28a10 10 0 0 0 0-20 14 14 0 0 0-27-2 11 11 0 0 0-1 22z", // cloud
+  "M32 14a18 18 0 1 0 0 36 18 18 0 0 0 0-36zM32 4v6M32 54v6M4 32h6M54 32h6", // sun
+  "M40 8a24 24 0 1 0 16 40A20 20 0 0 1 40 8z", // moon
+  "M24 48a7 7 0 1 1-7-7 7 7 0 0 1 7 7V14l26-6v32a7 7 0 1 1-7-7", // note
+  "M8 20h12l5-7h14l5 7h12v32H8zM32 26a10 10 0 1 0 0 20 10 10 0 0 0 0-20z", // camera
+  "M8 30L32 10l24 20M14 26v28h36V26", // home
+  "M32 8a14 14 0 0 0-14 14v14l-6 8h40l-6-8V22A14 14 0 0 0 32 8zM26 50a6 6 0 0 0 12 0", // bell
+  "M8 12h48v30H26l-12 10V42H8z", // chat
+  "M12 34l12 12 28-28", // check
+];
+
+function iconSvg(i: number): string {
+  const [dark, light] = PALETTES[i % PALETTES.length];
+  const glyph = GLYPHS[i % GLYPHS.length];
+  const filled = i % 2 === 0;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64" width="256" height="256"><rect width="64" height="64" rx="14" fill="${light}"/><path d="${glyph}" fill="${filled ? dark : "none"}" stroke="${dark}" stroke-width="4" stroke-linecap="round" stroke-linejoin="round"/></svg>\n`;
+}
+
+function posterSvg(i: number, width: number, height: number): string {
+  const rnd = createRandom(1000 + i);
+  const [dark, light] = PALETTES[i % PALETTES.length];
+  const hills = Array.from({ length: 3 }, (_, k) => {
+    const base = height * (0.55 + k * 0.12);
+    const pts = Array.from({ length: 7 }, (_, j) => `${(j * width) / 6},${base - rnd.int(0, height / 5)}`);
+    return `<polygon points="0,${height} ${pts.join(" ")} ${width},${height}" fill="${dark}" opacity="${0.35 + k * 0.25}"/>`;
+  }).join("");
+  const sun = `<circle cx="${rnd.int(width / 5, (width * 4) / 5)}" cy="${rnd.int(height / 6, height / 3)}" r="${height / 9}" fill="#fff7ed" opacity="0.9"/>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}"><defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${light}"/><stop offset="1" stop-color="#ffffff"/></linearGradient></defs><rect width="${width}" height="${height}" fill="url(#g)"/>${sun}${hills}</svg>\n`;
+}
+
+/** 16-bit mono PCM WAV. */
+function wav(samples: Float32Array, rate: number): Buffer {
+  const data = Buffer.alloc(samples.length * 2);
+  for (let i = 0; i < samples.length; i++) {
+    const s = Math.max(-1, Math.min(1, samples[i]));
+    data.writeInt16LE(Math.round(s * 32767), i * 2);
+  }
+  const header = Buffer.alloc(44);
+  header.write("RIFF", 0);
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write("WAVE", 8);
+  header.write("fmt ", 12);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.writeUInt32LE(data.length, 40);
+  return Buffer.concat([header, data]);
+}
+
+const RATE = 22050;
+const midi = (n: number) => 440 * 2 ** ((n - 69) / 12);
+
+/** A short arpeggiated chord progression at a given tempo: a real, listenable background-music loop. */
+export function synthBgm(i: number, bpm: number, seconds = 12): Buffer {
+  const rnd = createRandom(2000 + i);
+  const roots = [57, 60, 62, 64, 65, 67];
+  const progression = Array.from({ length: 4 }, () => rnd.pick(roots));
+  const minor = i % 2 === 1;
+  const out = new Float32Array(RATE * seconds);
+  const beat = 60 / bpm;
+  const step = beat / 2;
+  for (let n = 0; n * step < seconds; n++) {
+    const bar = Math.floor((n * step) / (beat * 4)) % progression.length;
+    const chord = [0, minor ? 3 : 4, 7, 12].map((x) => progression[bar] + x);
+    const freq = midi(chord[n % chord.length]);
+    const start = Math.floor(n * step * RATE);
+    const len = Math.floor(step * RATE * 1.8);
+    for (let k = 0; k < len && start + k < out.length; k++) {
+      const t = k / RATE;
+      const env = Math.exp(-t * 3.5) * Math.min(1, k / 200);
+      out[start + k] += 0.22 * env * (Math.sin(2 * Math.PI * freq * t) + 0.3 * Math.sin(4 * Math.PI * freq * t));
+    }
+    if (n % 4 === 0) {
+      const bass = midi(progression[bar] - 12);
+      for (let k = 0; k < len * 2 && start + k < out.length; k++) {
+        const t = k / RATE;
+        out[start + k] += 0.18 * Math.exp(-t * 1.5) * Math.sin(2 * Math.PI * bass * t);
+      }
+    }
+  }
+  return wav(out, RATE);
+}
+
+/** A short sound effect: a rising or falling sweep, a chime, or a filtered noise whoosh. */
+export function synthSe(i: number): Buffer {
+  const rnd = createRandom(3000 + i);
+  const seconds = 1 + (i % 3) * 0.5;
+  const out = new Float32Array(Math.floor(RATE * seconds));
+  let phase = 0;
+  let noise = 0;
+  for (let k = 0; k < out.length; k++) {
+    const t = k / RATE;
+    const p = t / seconds;
+    const env = Math.sin(Math.PI * p) ** 2;
+    if (i % 3 === 0) {
+      const f = 300 + (i % 2 ? 1 - p : p) * 1500;
+      phase += (2 * Math.PI * f) / RATE;
+      out[k] = 0.4 * env * Math.sin(phase);
+    } else if (i % 3 === 1) {
+      out[k] = 0.35 * Math.exp(-t * 4) * (Math.sin(2 * Math.PI * 880 * t) + 0.5 * Math.sin(2 * Math.PI * 1320 * t));
+    } else {
+      noise = 0.92 * noise + 0.08 * (rnd.next() * 2 - 1);
+      out[k] = 2.2 * env * noise;
+    }
+  }
+  return wav(out, RATE);
+}
+
+function write(file: string, content: string | Buffer): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, content);
+}
+
+/** Creates the media pool once (skips files that exist). Returns nothing; paths are conventional. */
+export function writeMediaPool(dataDir: string): void {
+  const media = path.join(dataDir, "media");
+  const storage = path.join(dataDir, "storage");
+  const marker = path.join(media, ".complete-v1");
+  if (fs.existsSync(marker)) return;
+  for (let i = 0; i < ICON_COUNT; i++) {
+    write(path.join(media, "icons", `icon-${i}.svg`), iconSvg(i));
+    write(path.join(storage, "icons", `icon-${i}.svg`), iconSvg(i));
+  }
+  for (let i = 0; i < POSTER_COUNT; i++) {
+    write(path.join(media, "posters", `poster-${i}.svg`), posterSvg(i, 640, 360));
+    write(path.join(storage, "videos", `poster-${i}.svg`), posterSvg(i, 1920, 1080));
+  }
+  for (let i = 0; i < BANNER_COUNT; i++) {
+    write(path.join(media, "banners", `banner-${i}.svg`), posterSvg(100 + i, 1200, 360));
+  }
+  write(
+    path.join(media, "notice", "service-stop.svg"),
+    posterSvg(200, 1200, 480).replace("</svg>", '<rect x="300" y="180" width="600" height="120" rx="24" fill="#111827" opacity="0.85"/></svg>'),
+  );
+  for (let i = 0; i < BGM_COUNT; i++) {
+    const bgm = synthBgm(i, 70 + i * 12);
+    write(path.join(media, "audio", `bgm-${i}.wav`), bgm);
+    write(path.join(storage, "audio", `bgm-${i}.wav`), bgm);
+  }
+  for (let i = 0; i < SE_COUNT; i++) {
+    const se = synthSe(i);
+    write(path.join(media, "audio", `se-${i}.wav`), se);
+    write(path.join(storage, "audio", `se-${i}.wav`), se);
+  }
+  const require = createRequire(import.meta.url);
+  FONTS.forEach((font, i) => {
+    const src = require.resolve(`${font.pkg}/${font.file}`);
+    // Fonts are the product itself: only the original goes to private storage; previews are subsets.
+    fs.mkdirSync(path.join(storage, "fonts"), { recursive: true });
+    fs.copyFileSync(src, path.join(storage, "fonts", `font-${i}.ttf`));
+  });
+  write(marker, new Date().toISOString());
+}

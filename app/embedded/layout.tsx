@@ -1,0 +1,50 @@
+import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { i18nServer } from "../i18n/i18next.server";
+import { readEmbeddedLicense } from "./licence.server";
+
+/** The editor webview's layout: no site chrome, a tab bar of the embedded pages. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const identity = await readEmbeddedLicense(request, context);
+  const t = await i18nServer.getFixedT(context.locale, "common");
+  const title = `${t("embedded.title")} | ${t("brand")}`;
+  if (identity.state !== "ok") {
+    return data({ state: identity.state, license: null, title }, { status: identity.state === "invalid" ? 403 : 401 });
+  }
+  const headers = new Headers({ "Cache-Control": "private, no-store" });
+  if (identity.setCookie) headers.append("Set-Cookie", identity.setCookie);
+  return data({ state: "ok" as const, license: identity.license, title }, { headers });
+}
+
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
+
+export default function EmbeddedLayout() {
+  const { state } = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  return (
+    <div className="embedded">
+      <main id="main" tabIndex={-1} className="embedded-main">
+        {state === "ok" ? (
+          <>
+            <nav aria-label={t("embedded.title")}>
+              <ul className="tabs">
+                <li>
+                  <NavLink to="/mypage/sw/home">{t("embedded.home")}</NavLink>
+                </li>
+              </ul>
+            </nav>
+            <Outlet />
+          </>
+        ) : (
+          <section className="message-page">
+            <h1>{t("embedded.title")}</h1>
+            <p role="alert">{state === "invalid" ? t("embedded.invalidLicense") : t("embedded.openFromEditor")}</p>
+          </section>
+        )}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+import { type AppLoadContext, createCookie } from "@remix-run/node";
+import { identifyLicense, type LicenseIdentity } from "../market/licenses.server";
+import { sessionSecret } from "../utils/cookies.server";
+
+/**
+ * The webview's licence: the editor sends `hw_info` and `license_id` headers on the first request; the
+ * verified pair is kept in a signed HttpOnly cookie scoped to /mypage/sw so client-side navigation and form
+ * posts keep working when the webview does not repeat the headers.
+ */
+function swCookie(context: AppLoadContext) {
+  return createCookie("sw_license", {
+    path: "/mypage/sw",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: Boolean(context.env.PUBLIC_URL?.startsWith("https://")),
+    secrets: [sessionSecret(context.env)],
+    maxAge: 60 * 60 * 12,
+  });
+}
+
+export type EmbeddedIdentity =
+  | { state: "ok"; license: LicenseIdentity; setCookie: string | null }
+  | { state: "missing" }
+  | { state: "invalid" };
+
+export async function readEmbeddedLicense(request: Request, context: AppLoadContext): Promise<EmbeddedIdentity> {
+  const cookie = swCookie(context);
+  const serial = request.headers.get("license_id")?.trim();
+  const hwInfo = request.headers.get("hw_info")?.trim();
+  if (serial && hwInfo) {
+    const license = await identifyLicense(context.db, serial, hwInfo);
+    if (!license) return { state: "invalid" };
+    return { state: "ok", license, setCookie: await cookie.serialize({ serial, hwInfo }) };
+  }
+  const saved = await cookie.parse(request.headers.get("cookie"));
+  if (saved && typeof saved.serial === "string" && typeof saved.hwInfo === "string") {
+    const license = await identifyLicense(context.db, saved.serial, saved.hwInfo);
+    if (license) return { state: "ok", license, setCookie: null };
+  }
+  return { state: "missing" };
+}

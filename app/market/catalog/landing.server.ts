@@ -1,0 +1,139 @@
+import type { DB } from "../../db/db.server";
+import type { ContentsType } from "../../db/schema";
+import type { Locale } from "../../i18n/config";
+import { type ContentCard, selectCards, toCard } from "./cards.server";
+
+export const SPACES = ["video", "icon", "audio", "package", "benefit", "font"] as const;
+export type Space = (typeof SPACES)[number];
+export const isSpace = (v: unknown): v is Space => typeof v === "string" && (SPACES as readonly string[]).includes(v);
+
+export interface Banner {
+  id: number;
+  kind: string;
+  title: string;
+  subtitle: string;
+  image: string;
+  link: string;
+}
+
+export interface Term {
+  id: number;
+  code: string;
+  name: string;
+  space: string;
+}
+
+const pickLang = (locale: Locale, ko: string, en: string) => (locale === "ko" ? ko : en);
+
+export async function listBanners(db: DB, page: string, locale: Locale): Promise<Banner[]> {
+  const rows = await db.selectFrom("banners").selectAll().where("page", "=", page).orderBy("sort").execute();
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    title: pickLang(locale, r.title_ko, r.title_en),
+    subtitle: pickLang(locale, r.subtitle_ko, r.subtitle_en),
+    image: r.image_path,
+    link: r.link,
+  }));
+}
+
+export async function listKeywords(db: DB, page: string, locale: Locale, kind = "popular"): Promise<string[]> {
+  const rows = await db
+    .selectFrom("keywords")
+    .select(["keyword_ko", "keyword_en"])
+    .where("page", "=", page)
+    .where("kind", "=", kind)
+    .orderBy("sort")
+    .execute();
+  return rows.map((r) => pickLang(locale, r.keyword_ko, r.keyword_en));
+}
+
+export async function listTerms(db: DB, kind: "category" | "genre" | "mood" | "theme", space: ContentsType, locale: Locale): Promise<Term[]> {
+  const rows = await db
+    .selectFrom("taxonomy")
+    .select(["id", "code", "name_ko", "name_en", "space"])
+    .where("kind", "=", kind)
+    .where("space", "=", space)
+    .orderBy("sort")
+    .execute();
+  return rows.map((r) => ({ id: r.id, code: r.code, name: pickLang(locale, r.name_ko, r.name_en), space: r.space }));
+}
+
+/** Best sellers of a space (sales, then popularity), active items only. */
+export async function listBestSellers(db: DB, space: Space, locale: Locale, limit = 8): Promise<ContentCard[]> {
+  const rows = await selectCards(db.selectFrom("contents"))
+    .where("status", "=", "active")
+    .$if(space === "benefit", (q) => q.where("price_type", "in", ["free", "benefit"]))
+    .$if(space !== "benefit", (q) => q.where("contents_type", "=", space as ContentsType))
+    .orderBy("popularity", "desc")
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => toCard(r, locale));
+}
+
+/** Newest items of a space. */
+export async function listNewest(db: DB, space: Space, locale: Locale, limit = 8): Promise<ContentCard[]> {
+  const rows = await selectCards(db.selectFrom("contents"))
+    .where("status", "=", "active")
+    .$if(space === "benefit", (q) => q.where("price_type", "in", ["free", "benefit"]))
+    .$if(space !== "benefit", (q) => q.where("contents_type", "=", space as ContentsType))
+    .orderBy("released_at", "desc")
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => toCard(r, locale));
+}
+
+export interface HomePage {
+  mode: "full" | "service-stop";
+  keyVisuals: Banner[];
+  bestSellers: { space: Space; items: ContentCard[] }[];
+  categories: Term[];
+  genres: Term[];
+  moods: Term[];
+  keywords: string[];
+}
+
+/** Everything the home page shows. In service-stop mode only the notice image is shown. */
+export async function homePage(db: DB, locale: Locale, mode: "full" | "service-stop"): Promise<HomePage> {
+  if (mode === "service-stop") {
+    return { mode, keyVisuals: [], bestSellers: [], categories: [], genres: [], moods: [], keywords: [] };
+  }
+  const spaces: Space[] = ["video", "icon", "audio", "font"];
+  const [keyVisuals, bestSellers, categories, genres, moods, keywords] = await Promise.all([
+    listBanners(db, "home", locale),
+    Promise.all(spaces.map(async (space) => ({ space, items: await listBestSellers(db, space, locale, 4) }))),
+    listTerms(db, "category", "video", locale),
+    listTerms(db, "genre", "audio", locale),
+    listTerms(db, "mood", "audio", locale),
+    listKeywords(db, "home", locale),
+  ]);
+  return { mode, keyVisuals, bestSellers, categories, genres, moods, keywords };
+}
+
+export interface CategoryLanding {
+  space: Space;
+  banners: Banner[];
+  bestSellers: ContentCard[];
+  newest: ContentCard[];
+  categories: Term[];
+  genres: Term[];
+  moods: Term[];
+  keywords: string[];
+}
+
+/** A category landing (sub-main): banners, best sellers, newest, categories and, for audio, genres and moods. */
+export async function categoryLanding(db: DB, space: Space, locale: Locale): Promise<CategoryLanding> {
+  const taxonomySpace: ContentsType = space === "benefit" ? "audio" : space;
+  const [banners, bestSellers, newest, categories, genres, moods, keywords] = await Promise.all([
+    listBanners(db, space, locale),
+    listBestSellers(db, space, locale, 8),
+    listNewest(db, space, locale, 8),
+    space === "benefit" ? Promise.resolve([]) : listTerms(db, "category", taxonomySpace, locale),
+    space === "audio" ? listTerms(db, "genre", "audio", locale) : Promise.resolve([]),
+    space === "audio" ? listTerms(db, "mood", "audio", locale) : Promise.resolve([]),
+    listKeywords(db, space, locale),
+  ]);
+  return { space, banners, bestSellers, newest, categories, genres, moods, keywords };
+}

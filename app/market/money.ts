@@ -1,0 +1,23 @@
+import type { Locale } from "../i18n/config";
+import { VAT_RATE_PERCENT } from "./rules";
+
+export type Currency = "KRW" | "USD";
+
+/** Currency follows the storefront language: ko charges KRW, en charges USD (DESIGN.md). */
+export const currencyFor = (locale: Locale): Currency => (locale === "ko" ? "KRW" : "USD");
+
+/** VAT on an amount in minor units, rounded half up to a whole minor unit. */
+export const vatOf = (amount: number): number => Math.round((amount * VAT_RATE_PERCENT) / 100);
+
+export const withVat = (amount: number): number => amount + vatOf(amount);
+
+/** Formats minor units: KRW has no minor unit, USD has cents. */
+export function formatMoney(minor: number, currency: Currency, locale: Locale): string {
+  const value = currency === "USD" ? minor / 100 : minor;
+  return new Intl.NumberFormat(locale === "ko" ? "ko-KR" : "en-US", {
+    style: "currency",
+    currency,
+    maximumFractionDigits: currency === "USD" ? 2 : 0,
+    minimumFractionDigits: currency === "USD" ? 2 : 0,
+  }).format(value);
+}

@@ -1,0 +1,82 @@
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { useChangeLanguage } from "remix-i18next/react";
+import { NavigationProgress } from "./components/navigation-progress";
+import { languageQueryRedirect } from "./i18n/language.server";
+import styles from "./styles/app.css";
+import { useNonce } from "./utils/nonce";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const languageRedirect = await languageQueryRedirect(request);
+  if (languageRedirect) {
+    const headers = new Headers();
+    if (languageRedirect.cookie) headers.append("Set-Cookie", languageRedirect.cookie);
+    throw redirect(languageRedirect.location, { headers });
+  }
+  return data({ locale: context.locale, testMode: context.env.PAYMENT_GATEWAY === "sandbox" });
+}
+
+export const handle = { i18n: ["common"] };
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const root = useRouteLoaderData<typeof loader>("root");
+  const nonce = useNonce();
+  const locale = root?.locale ?? "en";
+  return (
+    <html lang={locale} dir="ltr">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const root = useRouteLoaderData<typeof loader>("root");
+  useChangeLanguage(root?.locale ?? "en");
+  return (
+    <>
+      <NavigationProgress />
+      <Outlet />
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const { t } = useTranslation();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  return (
+    <main className="plain-page" id="main">
+      <h1>{status === 404 ? t("notFound.title") : t("errorService.title")}</h1>
+      <p>{status === 404 ? t("notFound.message") : t("errorService.message")}</p>
+      <p>
+        <a href="/">{t("errorService.home")}</a>
+      </p>
+    </main>
+  );
+}

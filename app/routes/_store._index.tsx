@@ -1,0 +1,92 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { BannerStrip } from "../components/banners";
+import { CardGrid } from "../components/content-card";
+import { homePage } from "../market/catalog/landing.server";
+import { pageSeo } from "../utils/page.server";
+import { seoMeta } from "../utils/seo";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const [home, seo] = await Promise.all([
+    homePage(context.db, context.locale, context.env.HOME_MODE),
+    pageSeo(request, context, { titleKey: "meta.home" }),
+  ]);
+  return { home, seo, locale: context.locale };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => seoMeta(data?.seo);
+
+export default function Home() {
+  const { home, locale } = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  if (home.mode === "service-stop") {
+    return (
+      <section className="service-stop">
+        <h1 className="visually-hidden">{t("brand")}</h1>
+        <img src="/media/notice/service-stop.svg" alt={t("home.serviceStopAlt")} width={1200} height={480} />
+      </section>
+    );
+  }
+  return (
+    <>
+      <h1 className="visually-hidden">{t("brand")}</h1>
+      <BannerStrip banners={home.keyVisuals} label={t("home.keyVisuals")} />
+      {home.keywords.length ? (
+        <section aria-labelledby="home-keywords" className="section">
+          <h2 id="home-keywords">{t("home.popularKeywords")}</h2>
+          <ul className="chips">
+            {home.keywords.map((k) => (
+              <li key={k}>
+                <Link to={`/search/all?keywords=${encodeURIComponent(k)}`}>{k}</Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {home.bestSellers.map(({ space, items }) => (
+        <section key={space} aria-labelledby={`best-${space}`} className="section">
+          <div className="section-head">
+            <h2 id={`best-${space}`}>
+              {t(`nav.${space}`)} · {t("home.bestSellers")}
+            </h2>
+            <Link to={`/${space}`}>{t("home.more")}</Link>
+          </div>
+          <CardGrid cards={items} locale={locale} label={`${t(`nav.${space}`)} ${t("home.bestSellers")}`} />
+        </section>
+      ))}
+      <section aria-labelledby="home-categories" className="section">
+        <h2 id="home-categories">{t("home.popularCategories")}</h2>
+        <ul className="chips">
+          {home.categories.map((c) => (
+            <li key={c.id}>
+              <Link to={`/list/${c.space}/${c.id}`}>{c.name}</Link>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <section aria-labelledby="home-genres" className="section two-col">
+        <div>
+          <h2 id="home-genres">{t("home.genres")}</h2>
+          <ul className="chips">
+            {home.genres.map((g) => (
+              <li key={g.id}>
+                <Link to={`/list/audio/${g.id}`}>{g.name}</Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+        <div>
+          <h2>{t("home.moods")}</h2>
+          <ul className="chips">
+            {home.moods.map((m) => (
+              <li key={m.id}>
+                <Link to={`/list/audio/${m.id}`}>{m.name}</Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,34 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Outlet, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { SiteFooter } from "../components/site-footer";
+import { SiteHeader } from "../components/site-header";
+import { ToTopButton } from "../components/to-top";
+import type { loader as rootLoader } from "../root";
+import { readHeader } from "../utils/shopper.server";
+
+/** The storefront's chrome: every storefront page sits under this pathless layout. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  return readHeader(request, context);
+}
+
+export default function StoreLayout() {
+  const { viewer, cartCount } = useLoaderData<typeof loader>();
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  const { t } = useTranslation();
+  return (
+    <>
+      {root?.testMode ? (
+        <p className="test-mode-banner" role="note">
+          {t("testMode")}
+        </p>
+      ) : null}
+      <SiteHeader locale={root?.locale ?? "en"} cartCount={cartCount} viewer={viewer} />
+      <main id="main" tabIndex={-1} className="container page">
+        <Outlet />
+      </main>
+      <SiteFooter />
+      <ToTopButton />
+    </>
+  );
+}

@@ -1,0 +1,25 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { i18nServer } from "../i18n/i18next.server";
+import { canonicalUrl, type Seo } from "./seo";
+
+/**
+ * Builds a page's metadata from translation keys. Every storefront loader calls this so the title,
+ * description, keywords and canonical url are reset on every navigation.
+ */
+export async function pageSeo(
+  request: Request,
+  context: AppLoadContext,
+  page: { titleKey?: string; title?: string; descriptionKey?: string; description?: string; keep?: string[]; image?: string; type?: Seo["type"] },
+): Promise<Seo> {
+  const t = await i18nServer.getFixedT(context.locale, "common");
+  return {
+    siteName: t("brand"),
+    title: page.title ?? (page.titleKey ? t(page.titleKey) : t("meta.home")),
+    description: page.description ?? (page.descriptionKey ? t(page.descriptionKey) : t("meta.siteDescription")),
+    keywords: t("meta.siteKeywords"),
+    url: canonicalUrl(request, context.env.PUBLIC_URL, page.keep),
+    locale: context.locale,
+    image: page.image,
+    type: page.type,
+  };
+}

@@ -1,0 +1,30 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { countCart } from "../market/cart.server";
+import { findViewer, type Viewer } from "../market/users/session.server";
+import { shopCookies } from "./cookies.server";
+
+/**
+ * Who is shopping: the signed-in viewer and the anonymous cart token. Pages send the cookies (logged in
+ * means both gt and gsi exist); API callers may send the gt cookie's value as the `authorizationToken`
+ * header and the anonymous token as the `ngt` header instead.
+ */
+export async function readShopper(request: Request, context: AppLoadContext): Promise<{ viewer: Viewer | null; ngt: string | null }> {
+  const cookies = shopCookies(context.env);
+  const header = request.headers.get("cookie");
+  const token = request.headers.get("authorizationToken");
+  const [gt, gsi, ngt] = await Promise.all([
+    token ? cookies.gt.parse(`gt=${token}`) : cookies.gt.parse(header),
+    token ? true : cookies.gsi.parse(header),
+    cookies.ngt.parse(header),
+  ]);
+  const viewer = await findViewer(context.db, typeof gt === "string" ? gt : null, Boolean(gsi));
+  const ngtHeader = request.headers.get("ngt");
+  return { viewer, ngt: typeof ngt === "string" ? ngt : ngtHeader || null };
+}
+
+/** The header's data: viewer and cart count. */
+export async function readHeader(request: Request, context: AppLoadContext) {
+  const { viewer, ngt } = await readShopper(request, context);
+  const cartCount = await countCart(context.db, { userId: viewer?.id ?? null, ngt });
+  return { viewer: viewer ? { nickname: viewer.nickname, userType: viewer.userType } : null, cartCount };
+}

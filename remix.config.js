@@ -1,0 +1,22 @@
+/** @type {import('@remix-run/dev').AppConfig} */
+export default {
+  ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}"],
+  serverModuleFormat: "esm",
+  future: {
+    v3_fetcherPersist: true,
+    v3_relativeSplatPath: true,
+    v3_throwAbortReason: true,
+    v3_singleFetch: true,
+    v3_lazyRouteDiscovery: true,
+  },
+  // The editor's webview pages live in their own tree without site chrome (DESIGN.md).
+  // They hang off the root, so they never nest under the storefront's layout or /mypage.
+  routes(defineRoutes) {
+    return defineRoutes((route) => {
+      route("mypage/sw", "embedded/layout.tsx", { id: "embedded" }, () => {
+        route("", "embedded/index.tsx", { index: true, id: "embedded-index" });
+        route("home", "embedded/home.tsx", { id: "embedded-home" });
+      });
+    });
+  },
+};

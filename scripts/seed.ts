@@ -1,0 +1,24 @@
+// npm run seed: migrates DATABASE_URL and writes the demo catalog (SEED_SIZE items) if it is empty.
+// --reset drops every table first, so the catalog can be rebuilt at another size.
+import { sql } from "kysely";
+import { createDb, migrateToLatest } from "../app/db/db.server";
+import { isPostgres } from "../app/db/dialect";
+import { countRows, seedDatabase } from "../app/db/seed/index.server";
+import { down } from "../app/db/migrations/0001_initial";
+import { parseEnv } from "../app/utils/env.server";
+
+const env = parseEnv();
+const db = createDb(env.DATABASE_URL);
+if (process.argv.includes("--reset")) {
+  await down(db);
+  await db.schema.dropTable("kysely_migration").ifExists().execute();
+  await db.schema.dropTable("kysely_migration_lock").ifExists().execute();
+  if (!isPostgres(db)) await sql`VACUUM`.execute(db);
+  console.log("dropped all tables");
+}
+await migrateToLatest(db);
+const t0 = Date.now();
+const result = await seedDatabase(db, { size: env.SEED_SIZE, dataDir: env.DATA_DIR, log: console.log });
+if (result.skipped) console.log(`already seeded (${await countRows(db, "contents")} items); use --reset to rebuild`);
+else console.log(`seeded ${result.contents} items in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+await db.destroy();

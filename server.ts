@@ -1,0 +1,137 @@
+// The store's HTTP server: Express with compression, security headers, caching of fingerprinted build
+// files, the media folder, a health check, one log line per request, and the Remix handler.
+import { randomBytes, randomUUID } from "node:crypto";
+import path from "node:path";
+import url from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express from "express";
+import helmet from "helmet";
+import { sql } from "kysely";
+import type { AppContext } from "./app/context";
+import { bootDatabase } from "./app/db/boot.server";
+import { resolveLanguage } from "./app/i18n/language.server";
+import { createHttpCountryResolver } from "./app/integrations/geo/country.server";
+import { parseEnv } from "./app/utils/env.server";
+
+let env: ReturnType<typeof parseEnv>;
+try {
+  env = parseEnv();
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
+
+const log = (fields: Record<string, unknown>) => console.log(JSON.stringify({ time: new Date().toISOString(), ...fields }));
+const started = Date.now();
+const db = await bootDatabase(env, (line) => log({ level: "info", msg: line }));
+const geo = env.GEO_API_URL ? createHttpCountryResolver({ urlTemplate: env.GEO_API_URL, timeoutMs: env.GEO_API_TIMEOUT_MS }) : null;
+
+const BUILD_PATH = path.resolve("build/index.js");
+const loadBuild = async (): Promise<ServerBuild> => import(`${url.pathToFileURL(BUILD_PATH).href}?t=${Date.now()}`);
+let build = await loadBuild();
+const dev = env.NODE_ENV === "development";
+
+const app = express();
+app.disable("x-powered-by");
+app.set("trust proxy", "loopback");
+
+app.use((req, res, next) => {
+  const requestId = (req.get("x-request-id") ?? randomUUID()).slice(0, 64);
+  res.locals.requestId = requestId;
+  res.locals.cspNonce = randomBytes(16).toString("base64");
+  res.setHeader("X-Request-Id", requestId);
+  const t0 = process.hrtime.bigint();
+  res.on("finish", () => {
+    if (!env.LOG_REQUESTS) return;
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    log({ level: "info", method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, requestId });
+  });
+  next();
+});
+
+app.use(compression());
+app.use(
+  helmet({
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`, ...(dev ? ["'unsafe-inline'"] : [])],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:", "blob:"],
+        "media-src": ["'self'", "blob:"],
+        "font-src": ["'self'", "data:"],
+        "connect-src": ["'self'", ...(dev ? ["ws:"] : [])],
+        "frame-ancestors": ["'self'"],
+        "upgrade-insecure-requests": null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    strictTransportSecurity: Boolean(env.PUBLIC_URL?.startsWith("https://")),
+  }),
+);
+
+app.get("/healthz", async (_req, res) => {
+  try {
+    await sql`select 1`.execute(db);
+    res.type("text").send("ok");
+  } catch (error) {
+    log({ level: "error", msg: "health check failed", error: String(error) });
+    res.status(503).type("text").send("database unreachable");
+  }
+});
+
+// Fingerprinted build files never change; everything else in public/ may.
+app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
+app.use("/media", express.static(path.join(env.DATA_DIR, "media"), { maxAge: "1d" }));
+app.use(express.static("public", { maxAge: "1h" }));
+
+const getLoadContext = async (req: express.Request, res: express.Response): Promise<AppContext> => {
+  const request = new Request(`http://${req.get("host") ?? "localhost"}${req.originalUrl}`, {
+    headers: Object.entries(req.headers).flatMap(([k, v]) => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((x) => [k, x] as [string, string]))),
+  });
+  return {
+    db,
+    env,
+    locale: await resolveLanguage(request, req.ip ?? "", { trustCdnCountry: env.TRUST_CDN_COUNTRY, geo }),
+    cspNonce: res.locals.cspNonce as string,
+    requestId: res.locals.requestId as string,
+    clientIp: req.ip ?? "",
+  };
+};
+
+app.all(
+  "*",
+  dev
+    ? async (req, res, next) => {
+        try {
+          build = await loadBuild();
+          return createRequestHandler({ build, mode: env.NODE_ENV, getLoadContext })(req, res, next);
+        } catch (error) {
+          next(error);
+        }
+      }
+    : createRequestHandler({ build, mode: env.NODE_ENV, getLoadContext }),
+);
+
+app.use((error: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
+  log({ level: "error", path: req.path, requestId: res.locals.requestId, error: error instanceof Error ? error.stack : String(error) });
+  if (!res.headersSent) res.status(500).type("text").send("Please try again in a few minutes");
+});
+
+const server = app.listen(env.PORT, env.HOST, () => {
+  log({ level: "info", msg: `store listening on http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${env.PORT}`, startupMs: Date.now() - started, database: env.DATABASE_URL.startsWith("file:") ? "sqlite" : "postgres", paymentGateway: env.PAYMENT_GATEWAY });
+  if (dev) broadcastDevReady(build);
+});
+
+const shutdown = (signal: string) => {
+  log({ level: "info", msg: `${signal}: shutting down` });
+  server.close(() => {
+    db.destroy().finally(() => process.exit(0));
+  });
+  setTimeout(() => process.exit(0), 5000).unref();
+};
+process.on("SIGTERM", () => shutdown("SIGTERM"));
+process.on("SIGINT", () => shutdown("SIGINT"));
