@@ -4,12 +4,12 @@ import { randomBytes, randomUUID } from "node:crypto";
 import path from "node:path";
 import url from "node:url";
 import { createRequestHandler } from "@remix-run/express";
-import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
+import { type AppLoadContext, broadcastDevReady, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import helmet from "helmet";
 import { sql } from "kysely";
-import type { AppContext } from "./app/context";
+import "./app/context";
 import { bootDatabase } from "./app/db/boot.server";
 import { resolveLanguage } from "./app/i18n/language.server";
 import { createHttpCountryResolver } from "./app/integrations/geo/country.server";
@@ -58,7 +58,11 @@ app.use(
       useDefaults: true,
       directives: {
         "default-src": ["'self'"],
-        "script-src": ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`, ...(dev ? ["'unsafe-inline'"] : [])],
+        "script-src": [
+          "'self'",
+          (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`,
+          ...(dev ? ["'unsafe-inline'"] : []),
+        ],
         "style-src": ["'self'", "'unsafe-inline'"],
         "img-src": ["'self'", "data:", "blob:"],
         "media-src": ["'self'", "blob:"],
@@ -88,9 +92,11 @@ app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y"
 app.use("/media", express.static(path.join(env.DATA_DIR, "media"), { maxAge: "1d" }));
 app.use(express.static("public", { maxAge: "1h" }));
 
-const getLoadContext = async (req: express.Request, res: express.Response): Promise<AppContext> => {
+const getLoadContext = async (req: express.Request, res: express.Response): Promise<AppLoadContext> => {
   const request = new Request(`http://${req.get("host") ?? "localhost"}${req.originalUrl}`, {
-    headers: Object.entries(req.headers).flatMap(([k, v]) => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((x) => [k, x] as [string, string]))),
+    headers: Object.entries(req.headers).flatMap(([k, v]) =>
+      v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((x) => [k, x] as [string, string]),
+    ),
   });
   return {
     db,
@@ -122,7 +128,13 @@ app.use((error: unknown, req: express.Request, res: express.Response, _next: exp
 });
 
 const server = app.listen(env.PORT, env.HOST, () => {
-  log({ level: "info", msg: `store listening on http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${env.PORT}`, startupMs: Date.now() - started, database: env.DATABASE_URL.startsWith("file:") ? "sqlite" : "postgres", paymentGateway: env.PAYMENT_GATEWAY });
+  log({
+    level: "info",
+    msg: `store listening on http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${env.PORT}`,
+    startupMs: Date.now() - started,
+    database: env.DATABASE_URL.startsWith("file:") ? "sqlite" : "postgres",
+    paymentGateway: env.PAYMENT_GATEWAY,
+  });
   if (dev) broadcastDevReady(build);
 });
 

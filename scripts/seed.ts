@@ -3,8 +3,8 @@
 import { sql } from "kysely";
 import { createDb, migrateToLatest } from "../app/db/db.server";
 import { isPostgres } from "../app/db/dialect";
-import { countRows, seedDatabase } from "../app/db/seed/index.server";
 import { down } from "../app/db/migrations/0001_initial";
+import { countRows, seedDatabase } from "../app/db/seed/index.server";
 import { parseEnv } from "../app/utils/env.server";
 
 const env = parseEnv();

@@ -10,7 +10,10 @@ export function ok<T>(data: T, init?: ResponseInit): Response {
 
 export function fail(status: number, message: string, code: number | string = status): Response {
   return Response.json(
-    { result: { code: typeof code === "number" ? code : status, message }, data: { state: "ERROR", error: typeof code === "string" ? code : undefined } },
+    {
+      result: { code: typeof code === "number" ? code : status, message },
+      data: { state: "ERROR", error: typeof code === "string" ? code : undefined },
+    },
     { status },
   );
 }

@@ -50,7 +50,9 @@ export async function handleApi(request: Request, context: AppLoadContext, path:
       return fail(400, `${first.path.join(".") || "request"}: ${first.message}`);
     }
     if (error instanceof MarketError) return fail(error.status, error.message, error.code);
-    console.error(JSON.stringify({ level: "error", requestId: context.requestId, path, error: error instanceof Error ? error.stack : String(error) }));
+    console.error(
+      JSON.stringify({ level: "error", requestId: context.requestId, path, error: error instanceof Error ? error.stack : String(error) }),
+    );
     return fail(500, "Please try again in a few minutes");
   }
 }

@@ -8,7 +8,15 @@ export function BannerStrip({ banners, label }: { banners: Banner[]; label: stri
     <section className="banners" aria-label={label}>
       {banners.map((b, i) => (
         <Link key={b.id} to={b.link} className={`banner banner-${b.kind}`}>
-          <img src={b.image} alt="" width={1200} height={360} fetchPriority={i === 0 ? "high" : "auto"} loading={i === 0 ? "eager" : "lazy"} />
+          <img
+            src={b.image}
+            alt=""
+            width={1200}
+            height={360}
+            loading={i === 0 ? "eager" : "lazy"}
+            // React 18 does not know fetchPriority yet; the lowercase attribute reaches the DOM as is.
+            {...{ fetchpriority: i === 0 ? "high" : "auto" }}
+          />
           <span className="banner-text">
             <strong>{b.title}</strong>
             <span>{b.subtitle}</span>

@@ -41,7 +41,10 @@ export function SiteHeader({ locale, cartCount, viewer }: HeaderProps) {
         </Form>
         <nav className="header-tools" aria-label={t("header.myPage")}>
           <Link to="/cart" className="cart-link" aria-label={t("header.cartCount", { count: cartCount })}>
-            {t("header.cart")} <span className="badge" data-testid="cart-count">{cartCount}</span>
+            {t("header.cart")}{" "}
+            <span className="badge" data-testid="cart-count">
+              {cartCount}
+            </span>
           </Link>
           {viewer ? (
             <>
@@ -55,14 +58,15 @@ export function SiteHeader({ locale, cartCount, viewer }: HeaderProps) {
           ) : (
             <Link to={`/login?redirectTo=${encodeURIComponent(location.pathname + location.search)}`}>{t("header.signIn")}</Link>
           )}
-          <div className="lang-switch" role="group" aria-label={t("header.language")}>
+          <fieldset className="lang-switch">
+            <legend className="visually-hidden">{t("header.language")}</legend>
             <a href={switchTo("ko")} lang="ko" aria-current={locale === "ko" ? "true" : undefined}>
               {t("header.korean")}
             </a>
             <a href={switchTo("en")} lang="en" aria-current={locale === "en" ? "true" : undefined}>
               {t("header.english")}
             </a>
-          </div>
+          </fieldset>
         </nav>
       </div>
       <nav className="category-nav" aria-label={t("nav.main")}>

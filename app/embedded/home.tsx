@@ -9,7 +9,9 @@ export default function EmbeddedHome() {
   const license = layout?.license;
   if (!license) return null;
   const until = license.validUntil
-    ? new Intl.DateTimeFormat(i18n.language === "ko" ? "ko-KR" : "en-US", { dateStyle: "long", timeZone: "Asia/Seoul" }).format(new Date(license.validUntil))
+    ? new Intl.DateTimeFormat(i18n.language === "ko" ? "ko-KR" : "en-US", { dateStyle: "long", timeZone: "Asia/Seoul" }).format(
+        new Date(license.validUntil),
+      )
     : t("embedded.unlimitedPeriod");
   return (
     <section aria-labelledby="sw-license">

@@ -1,9 +1,6 @@
 import type { DB } from "../db/db.server";
 import type { Locale } from "../i18n/config";
-
-export const POLICY_TYPES = ["terms", "privacy", "paid"] as const;
-export type PolicyType = (typeof POLICY_TYPES)[number];
-export const isPolicyType = (v: unknown): v is PolicyType => typeof v === "string" && (POLICY_TYPES as readonly string[]).includes(v);
+import type { PolicyType } from "./policy-types";
 
 /** The policy in force now, in the visitor's language. */
 export async function currentPolicy(db: DB, type: PolicyType, locale: Locale, now = new Date()) {

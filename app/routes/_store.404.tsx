@@ -5,7 +5,10 @@ import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return data({ seo: await pageSeo(request, context, { titleKey: "notFound.title", descriptionKey: "notFound.message" }) }, { status: 404 });
+  return data(
+    { seo: await pageSeo(request, context, { titleKey: "notFound.title", descriptionKey: "notFound.message" }) },
+    { status: 404 },
+  );
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];

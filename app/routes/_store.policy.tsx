@@ -2,7 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { currentPolicy, isPolicyType, POLICY_TYPES } from "../market/policies.server";
+import { currentPolicy } from "../market/policies.server";
+import { isPolicyType, POLICY_TYPES } from "../market/policy-types";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 

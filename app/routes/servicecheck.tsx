@@ -17,7 +17,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?
 export default function ServiceCheck() {
   const { window, locale } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
-  const fmt = new Intl.DateTimeFormat(locale === "ko" ? "ko-KR" : "en-US", { dateStyle: "long", timeStyle: "short", timeZone: "Asia/Seoul" });
+  const fmt = new Intl.DateTimeFormat(locale === "ko" ? "ko-KR" : "en-US", {
+    dateStyle: "long",
+    timeStyle: "short",
+    timeZone: "Asia/Seoul",
+  });
   return (
     <main id="main" className="plain-page">
       <h1>{t("serviceCheck.heading")}</h1>

@@ -9,7 +9,15 @@ import { canonicalUrl, type Seo } from "./seo";
 export async function pageSeo(
   request: Request,
   context: AppLoadContext,
-  page: { titleKey?: string; title?: string; descriptionKey?: string; description?: string; keep?: string[]; image?: string; type?: Seo["type"] },
+  page: {
+    titleKey?: string;
+    title?: string;
+    descriptionKey?: string;
+    description?: string;
+    keep?: string[];
+    image?: string;
+    type?: Seo["type"];
+  },
 ): Promise<Seo> {
   const t = await i18nServer.getFixedT(context.locale, "common");
   return {

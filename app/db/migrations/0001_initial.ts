@@ -82,16 +82,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("created_at", "text", notNull)
     .execute();
   await s.createIndex("contents_code_uq").unique().on("contents").column("code").execute();
-  await s
-    .createIndex("contents_type_pop_idx")
-    .on("contents")
-    .columns(["contents_type", "status", "popularity"])
-    .execute();
-  await s
-    .createIndex("contents_type_rel_idx")
-    .on("contents")
-    .columns(["contents_type", "status", "released_at"])
-    .execute();
+  await s.createIndex("contents_type_pop_idx").on("contents").columns(["contents_type", "status", "popularity"]).execute();
+  await s.createIndex("contents_type_rel_idx").on("contents").columns(["contents_type", "status", "released_at"]).execute();
   await s.createIndex("contents_category_idx").on("contents").columns(["category_id", "popularity"]).execute();
   await s.createIndex("contents_genre_idx").on("contents").columns(["genre_id", "popularity"]).execute();
   await s.createIndex("contents_mood_idx").on("contents").columns(["mood_id", "popularity"]).execute();
@@ -256,11 +248,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("created_at", "text", notNull)
     .execute();
   await s.createIndex("purchase_requests_no_uq").unique().on("purchase_requests").column("request_no").execute();
-  await s
-    .createIndex("purchase_requests_owner_idx")
-    .on("purchase_requests")
-    .columns(["owner_user_id", "created_at"])
-    .execute();
+  await s.createIndex("purchase_requests_owner_idx").on("purchase_requests").columns(["owner_user_id", "created_at"]).execute();
 
   await withId(db, s.createTable("purchase_request_items"))
     .addColumn("request_id", "integer", (c) => c.notNull().references("purchase_requests.id").onDelete("cascade"))

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
+import { hashPassword } from "../../market/users/password.server";
 import type { DB } from "../db.server";
 import type { ContentsType, NewContent, PriceType } from "../schema";
-import { hashPassword } from "../../market/users/password.server";
 import { COMPANY, FAQ, NOTICE_TITLES, POLICIES } from "./documents";
 import { BANNER_COUNT, BGM_COUNT, FONTS, ICON_COUNT, POSTER_COUNT, SE_COUNT, writeMediaPool } from "./media.server";
 import { createRandom, type Random } from "./random";
@@ -88,7 +88,11 @@ async function seedTaxonomy(db: DB): Promise<TaxonomyIds> {
     mood: [],
     theme: { video: [], icon: [], audio: [], font: [], package: [] },
   };
-  const add = async (kind: "category" | "genre" | "mood" | "theme", space: ContentsType, terms: readonly (readonly [string, string, string])[]) => {
+  const add = async (
+    kind: "category" | "genre" | "mood" | "theme",
+    space: ContentsType,
+    terms: readonly (readonly [string, string, string])[],
+  ) => {
     const out: number[] = [];
     for (const [i, [code, ko, en]] of terms.entries()) {
       const row = await db
@@ -120,7 +124,7 @@ function price(rnd: Random, type: ContentsType): { price_type: PriceType; price_
   return { price_type, price_krw, price_usd };
 }
 
-async function insertChunked<T>(db: DB, rows: T[], insert: (chunk: T[]) => Promise<unknown>, size = 400) {
+async function insertChunked<T>(rows: T[], insert: (chunk: T[]) => Promise<unknown>, size = 400) {
   for (let i = 0; i < rows.length; i += size) await insert(rows.slice(i, i + size));
 }
 
@@ -142,7 +146,7 @@ async function seedContents(db: DB, rnd: Random, tax: TaxonomyIds, size: number,
     rows.push(makeContent(rnd, tax, type, n, i));
   }
   const t0 = Date.now();
-  await insertChunked(db, rows, (chunk) => db.insertInto("contents").values(chunk).execute());
+  await insertChunked(rows, (chunk) => db.insertInto("contents").values(chunk).execute());
   log(`inserted ${rows.length} contents in ${Date.now() - t0} ms`);
 
   // Packages bundle video, icon and audio (BGM) items.
@@ -173,7 +177,7 @@ async function seedContents(db: DB, rnd: Random, tax: TaxonomyIds, size: number,
       }
     });
   });
-  await insertChunked(db, links, (chunk) => db.insertInto("package_items").values(chunk).execute(), 800);
+  await insertChunked(links, (chunk) => db.insertInto("package_items").values(chunk).execute(), 800);
   return rows.length;
 }
 
@@ -342,19 +346,29 @@ async function seedThemes(db: DB, rnd: Random, tax: TaxonomyIds) {
         .offset(rnd.int(0, 20))
         .limit(24)
         .execute();
-      items.forEach((it, sort) => rows.push({ theme_id: themeId, content_id: it.id, sort }));
+      for (const [sort, it] of items.entries()) rows.push({ theme_id: themeId, content_id: it.id, sort });
     }
   }
-  await insertChunked(db, rows, (chunk) => db.insertInto("theme_items").values(chunk).execute(), 800);
+  await insertChunked(rows, (chunk) => db.insertInto("theme_items").values(chunk).execute(), 800);
 }
 
 async function seedMarketing(db: DB) {
   const pages = ["home", "video", "icon", "audio", "package", "benefit", "font"] as const;
   const titles: Record<(typeof pages)[number], [string, string, string, string]> = {
-    home: ["영상 편집을 완성하는 에셋", "Assets that finish your edit", "영상, 아이콘, 오디오, 글꼴을 한곳에서", "Video, icons, audio and fonts in one place"],
+    home: [
+      "영상 편집을 완성하는 에셋",
+      "Assets that finish your edit",
+      "영상, 아이콘, 오디오, 글꼴을 한곳에서",
+      "Video, icons, audio and fonts in one place",
+    ],
     video: ["지금 뜨는 영상 클립", "Trending video clips", "4K 클립으로 장면을 채우세요", "Fill your scenes with 4K clips"],
     icon: ["깔끔한 아이콘", "Clean icons", "선과 면 스타일 아이콘", "Line and filled icons"],
-    audio: ["분위기를 만드는 음악", "Music that sets the mood", "배경음악, AI 배경음악, 효과음", "Background music, AI background music, sound effects"],
+    audio: [
+      "분위기를 만드는 음악",
+      "Music that sets the mood",
+      "배경음악, AI 배경음악, 효과음",
+      "Background music, AI background music, sound effects",
+    ],
     package: ["한 번에 끝내는 패키지", "Packages that do it all", "영상, 아이콘, 배경음악 묶음", "Video, icon and music bundles"],
     benefit: ["무료와 혜택 콘텐츠", "Free and benefit content", "정품 사용자를 위한 콘텐츠", "Content for licensed users"],
     font: ["자막을 살리는 글꼴", "Fonts for captions", "한글과 영문 글꼴", "Korean and Latin typefaces"],
@@ -374,13 +388,45 @@ async function seedMarketing(db: DB) {
   );
   await db.insertInto("banners").values(banners).execute();
   const popular: Record<(typeof pages)[number], [string, string][]> = {
-    home: [["피아노", "piano"], ["브이로그", "vlog"], ["효과음", "sound effect"], ["노을", "sunset"], ["아이콘", "icon"]],
-    video: [["노을", "sunset"], ["도시", "city"], ["벚꽃", "cherry blossom"], ["타임랩스", "timelapse"]],
-    icon: [["화살표", "arrow"], ["날씨", "weather"], ["하트", "heart"], ["알림", "notification"]],
-    audio: [["피아노", "piano"], ["잔잔한", "calm"], ["재즈", "jazz"], ["효과음", "sound effect"]],
-    package: [["유튜브", "youtube"], ["웨딩", "wedding"], ["여행", "travel"]],
-    benefit: [["무료", "free"], ["배경음악", "background music"]],
-    font: [["손글씨", "handwriting"], ["제목", "title"], ["고딕", "sans"]],
+    home: [
+      ["피아노", "piano"],
+      ["브이로그", "vlog"],
+      ["효과음", "sound effect"],
+      ["노을", "sunset"],
+      ["아이콘", "icon"],
+    ],
+    video: [
+      ["노을", "sunset"],
+      ["도시", "city"],
+      ["벚꽃", "cherry blossom"],
+      ["타임랩스", "timelapse"],
+    ],
+    icon: [
+      ["화살표", "arrow"],
+      ["날씨", "weather"],
+      ["하트", "heart"],
+      ["알림", "notification"],
+    ],
+    audio: [
+      ["피아노", "piano"],
+      ["잔잔한", "calm"],
+      ["재즈", "jazz"],
+      ["효과음", "sound effect"],
+    ],
+    package: [
+      ["유튜브", "youtube"],
+      ["웨딩", "wedding"],
+      ["여행", "travel"],
+    ],
+    benefit: [
+      ["무료", "free"],
+      ["배경음악", "background music"],
+    ],
+    font: [
+      ["손글씨", "handwriting"],
+      ["제목", "title"],
+      ["고딕", "sans"],
+    ],
   };
   const keywords = pages.flatMap((page) =>
     popular[page].map(([ko, en], sort) => ({ page, kind: "popular", keyword_ko: ko, keyword_en: en, sort })),
@@ -420,13 +466,28 @@ async function seedDocuments(db: DB, now: string) {
     .insertInto("policies")
     .values(
       (Object.keys(POLICIES) as (keyof typeof POLICIES)[]).flatMap((type) =>
-        (["ko", "en"] as const).map((language) => ({ type, language, version: "1.0", effective_at: effective, body: POLICIES[type][language] })),
+        (["ko", "en"] as const).map((language) => ({
+          type,
+          language,
+          version: "1.0",
+          effective_at: effective,
+          body: POLICIES[type][language],
+        })),
       ),
     )
     .execute();
   await db
     .insertInto("faqs")
-    .values(FAQ.map(([category, question_ko, question_en, answer_ko, answer_en], sort) => ({ category, question_ko, question_en, answer_ko, answer_en, sort })))
+    .values(
+      FAQ.map(([category, question_ko, question_en, answer_ko, answer_en], sort) => ({
+        category,
+        question_ko,
+        question_en,
+        answer_ko,
+        answer_en,
+        sort,
+      })),
+    )
     .execute();
   await db
     .insertInto("notices")
@@ -480,12 +541,34 @@ async function seedAccounts(db: DB, now: string) {
   const hash = await hashPassword(DEMO.password);
   const member = await db
     .insertInto("users")
-    .values({ email: DEMO.member.email, password_hash: hash, nickname: DEMO.member.nickname, user_type: 1, organization: null, market_email_agree: 1, youtube_channel_id: null, youtube_channel_updated_at: null, language: "ko", created_at: now })
+    .values({
+      email: DEMO.member.email,
+      password_hash: hash,
+      nickname: DEMO.member.nickname,
+      user_type: 1,
+      organization: null,
+      market_email_agree: 1,
+      youtube_channel_id: null,
+      youtube_channel_updated_at: null,
+      language: "ko",
+      created_at: now,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   const business = await db
     .insertInto("users")
-    .values({ email: DEMO.business.email, password_hash: hash, nickname: DEMO.business.nickname, user_type: 2, organization: DEMO.business.organization, market_email_agree: 0, youtube_channel_id: null, youtube_channel_updated_at: null, language: "ko", created_at: now })
+    .values({
+      email: DEMO.business.email,
+      password_hash: hash,
+      nickname: DEMO.business.nickname,
+      user_type: 2,
+      organization: DEMO.business.organization,
+      market_email_agree: 0,
+      youtube_channel_id: null,
+      youtube_channel_updated_at: null,
+      language: "ko",
+      created_at: now,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   const year = new Date(Date.parse(now) + 365 * DAY).toISOString();
@@ -493,10 +576,70 @@ async function seedAccounts(db: DB, now: string) {
   await db
     .insertInto("licenses")
     .values([
-      { serial: L.individual.serial, alias: "작업실 PC", email: DEMO.member.email, owner_kind: "individual", user_id: member.id, hw_info: L.individual.hw_info, pc_name: "STUDIO-PC", status: "registered", license_type: "one_year", valid_until: year, product_version: "2.0.5.1.0", sort_order: 0, registered_at: now, created_at: now },
-      { serial: "VEDT-IND-0002-DEMO", alias: null, email: DEMO.member.email, owner_kind: "individual", user_id: member.id, hw_info: null, pc_name: null, status: "waiting_registration", license_type: "permanent", valid_until: null, product_version: "2.0.5.1.0", sort_order: 1, registered_at: null, created_at: now },
-      { serial: L.b2bg.serial, alias: "편집팀 1", email: "editor1@studio.example", owner_kind: "b2bg", user_id: business.id, hw_info: L.b2bg.hw_info, pc_name: "TEAM-PC-01", status: "registered", license_type: "one_year", valid_until: year, product_version: "2.0.4.7.0", sort_order: 0, registered_at: now, created_at: now },
-      { serial: L.nonmember.serial, alias: null, email: "guest@example.com", owner_kind: "nonmember", user_id: null, hw_info: L.nonmember.hw_info, pc_name: "HOME-PC", status: "registered", license_type: "permanent", valid_until: null, product_version: "2.0.4.7.0", sort_order: 0, registered_at: now, created_at: now },
+      {
+        serial: L.individual.serial,
+        alias: "작업실 PC",
+        email: DEMO.member.email,
+        owner_kind: "individual",
+        user_id: member.id,
+        hw_info: L.individual.hw_info,
+        pc_name: "STUDIO-PC",
+        status: "registered",
+        license_type: "one_year",
+        valid_until: year,
+        product_version: "2.0.5.1.0",
+        sort_order: 0,
+        registered_at: now,
+        created_at: now,
+      },
+      {
+        serial: "VEDT-IND-0002-DEMO",
+        alias: null,
+        email: DEMO.member.email,
+        owner_kind: "individual",
+        user_id: member.id,
+        hw_info: null,
+        pc_name: null,
+        status: "waiting_registration",
+        license_type: "permanent",
+        valid_until: null,
+        product_version: "2.0.5.1.0",
+        sort_order: 1,
+        registered_at: null,
+        created_at: now,
+      },
+      {
+        serial: L.b2bg.serial,
+        alias: "편집팀 1",
+        email: "editor1@studio.example",
+        owner_kind: "b2bg",
+        user_id: business.id,
+        hw_info: L.b2bg.hw_info,
+        pc_name: "TEAM-PC-01",
+        status: "registered",
+        license_type: "one_year",
+        valid_until: year,
+        product_version: "2.0.4.7.0",
+        sort_order: 0,
+        registered_at: now,
+        created_at: now,
+      },
+      {
+        serial: L.nonmember.serial,
+        alias: null,
+        email: "guest@example.com",
+        owner_kind: "nonmember",
+        user_id: null,
+        hw_info: L.nonmember.hw_info,
+        pc_name: "HOME-PC",
+        status: "registered",
+        license_type: "permanent",
+        valid_until: null,
+        product_version: "2.0.4.7.0",
+        sort_order: 0,
+        registered_at: now,
+        created_at: now,
+      },
     ])
     .execute();
 }

@@ -15,13 +15,55 @@ export const BGM_COUNT = 6;
 export const SE_COUNT = 6;
 
 export const FONTS = [
-  { pkg: "@expo-google-fonts/black-han-sans", file: "400Regular/BlackHanSans_400Regular.ttf", family: "Black Han Sans", ko: "검은고딕", hangul: true, cate: "display" },
-  { pkg: "@expo-google-fonts/do-hyeon", file: "400Regular/DoHyeon_400Regular.ttf", family: "Do Hyeon", ko: "도현체", hangul: true, cate: "sans" },
+  {
+    pkg: "@expo-google-fonts/black-han-sans",
+    file: "400Regular/BlackHanSans_400Regular.ttf",
+    family: "Black Han Sans",
+    ko: "검은고딕",
+    hangul: true,
+    cate: "display",
+  },
+  {
+    pkg: "@expo-google-fonts/do-hyeon",
+    file: "400Regular/DoHyeon_400Regular.ttf",
+    family: "Do Hyeon",
+    ko: "도현체",
+    hangul: true,
+    cate: "sans",
+  },
   { pkg: "@expo-google-fonts/jua", file: "400Regular/Jua_400Regular.ttf", family: "Jua", ko: "주아체", hangul: true, cate: "sans" },
-  { pkg: "@expo-google-fonts/gowun-dodum", file: "400Regular/GowunDodum_400Regular.ttf", family: "Gowun Dodum", ko: "고운돋움", hangul: true, cate: "sans" },
-  { pkg: "@expo-google-fonts/nanum-pen-script", file: "400Regular/NanumPenScript_400Regular.ttf", family: "Nanum Pen Script", ko: "나눔손글씨 펜", hangul: true, cate: "handwriting" },
-  { pkg: "@expo-google-fonts/lobster", file: "400Regular/Lobster_400Regular.ttf", family: "Lobster", ko: "로브스터", hangul: false, cate: "display" },
-  { pkg: "@expo-google-fonts/pacifico", file: "400Regular/Pacifico_400Regular.ttf", family: "Pacifico", ko: "파시피코", hangul: false, cate: "handwriting" },
+  {
+    pkg: "@expo-google-fonts/gowun-dodum",
+    file: "400Regular/GowunDodum_400Regular.ttf",
+    family: "Gowun Dodum",
+    ko: "고운돋움",
+    hangul: true,
+    cate: "sans",
+  },
+  {
+    pkg: "@expo-google-fonts/nanum-pen-script",
+    file: "400Regular/NanumPenScript_400Regular.ttf",
+    family: "Nanum Pen Script",
+    ko: "나눔손글씨 펜",
+    hangul: true,
+    cate: "handwriting",
+  },
+  {
+    pkg: "@expo-google-fonts/lobster",
+    file: "400Regular/Lobster_400Regular.ttf",
+    family: "Lobster",
+    ko: "로브스터",
+    hangul: false,
+    cate: "display",
+  },
+  {
+    pkg: "@expo-google-fonts/pacifico",
+    file: "400Regular/Pacifico_400Regular.ttf",
+    family: "Pacifico",
+    ko: "파시피코",
+    hangul: false,
+    cate: "handwriting",
+  },
 ] as const;
 
 const PALETTES = [
@@ -175,7 +217,10 @@ export function writeMediaPool(dataDir: string): void {
   }
   write(
     path.join(media, "notice", "service-stop.svg"),
-    posterSvg(200, 1200, 480).replace("</svg>", '<rect x="300" y="180" width="600" height="120" rx="24" fill="#111827" opacity="0.85"/></svg>'),
+    posterSvg(200, 1200, 480).replace(
+      "</svg>",
+      '<rect x="300" y="180" width="600" height="120" rx="24" fill="#111827" opacity="0.85"/></svg>',
+    ),
   );
   for (let i = 0; i < BGM_COUNT; i++) {
     const bgm = synthBgm(i, 70 + i * 12);

@@ -48,7 +48,12 @@ export async function listKeywords(db: DB, page: string, locale: Locale, kind = 
   return rows.map((r) => pickLang(locale, r.keyword_ko, r.keyword_en));
 }
 
-export async function listTerms(db: DB, kind: "category" | "genre" | "mood" | "theme", space: ContentsType, locale: Locale): Promise<Term[]> {
+export async function listTerms(
+  db: DB,
+  kind: "category" | "genre" | "mood" | "theme",
+  space: ContentsType,
+  locale: Locale,
+): Promise<Term[]> {
   const rows = await db
     .selectFrom("taxonomy")
     .select(["id", "code", "name_ko", "name_en", "space"])

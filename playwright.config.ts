@@ -1,0 +1,47 @@
+import { defineConfig } from "@playwright/test";
+
+const PORT = Number(process.env.E2E_PORT ?? 3200);
+const DATA = process.env.E2E_DATA_DIR ?? ".cache/e2e";
+
+/** End-to-end tests drive Debian's Chromium (never a downloaded browser) against the built store. */
+export default defineConfig({
+  testDir: "./tests/e2e",
+  outputDir: "./test-results",
+  workers: 1,
+  retries: 0,
+  reporter: process.env.PW_JSON_OUTPUT ? [["list"], ["json", { outputFile: process.env.PW_JSON_OUTPUT }]] : [["list"]],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    browserName: "chromium",
+    headless: true,
+    launchOptions: {
+      executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  webServer: {
+    command: `rm -rf ${DATA} && node --import tsx server.ts`,
+    url: `http://127.0.0.1:${PORT}/healthz`,
+    env: {
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      NODE_ENV: "production",
+      DATABASE_URL: `file:${DATA}/market.sqlite`,
+      DATA_DIR: DATA,
+      SEED_SIZE: "300",
+      LOG_REQUESTS: "false",
+      SESSION_SECRET: "e2e-secret-e2e-secret",
+    },
+    reuseExistingServer: false,
+    timeout: 60_000,
+  },
+});

@@ -1,0 +1,34 @@
+import path from "node:path";
+import url from "node:url";
+import { type AppLoadContext, createRequestHandler, type ServerBuild } from "@remix-run/node";
+import "../../app/context";
+import type { DB } from "../../app/db/db.server";
+import { resolveLanguage } from "../../app/i18n/language.server";
+import type { CountryResolver } from "../../app/integrations/geo/country.server";
+import { parseEnv } from "../../app/utils/env.server";
+
+/**
+ * The built Remix app (build/index.js, made by `remix build`) wired to a test database, called
+ * in-process with real Requests: loaders, actions, redirects and headers as a browser would see them.
+ */
+export async function createTestApp(db: DB, options: { dataDir: string; env?: Record<string, string>; geo?: CountryResolver | null }) {
+  const buildPath = path.resolve("build/index.js");
+  const build = (await import(url.pathToFileURL(buildPath).href)) as ServerBuild;
+  const env = parseEnv({ NODE_ENV: "production", DATA_DIR: options.dataDir, SESSION_SECRET: "test-secret-test-secret", ...options.env });
+  const handler = createRequestHandler(build, "production");
+  return async (pathname: string, init: RequestInit & { ip?: string } = {}) => {
+    const request = new Request(`http://store.test${pathname}`, { redirect: "manual", ...init });
+    const context: AppLoadContext = {
+      db,
+      env,
+      locale: await resolveLanguage(request, init.ip ?? "203.0.113.9", {
+        trustCdnCountry: env.TRUST_CDN_COUNTRY,
+        geo: options.geo ?? null,
+      }),
+      cspNonce: "test-nonce",
+      requestId: "test",
+      clientIp: init.ip ?? "203.0.113.9",
+    };
+    return handler(request, context);
+  };
+}

@@ -1,0 +1,18 @@
+import { describe, expect, it } from "vitest";
+import { canonicalUrl, seoMeta } from "../../app/utils/seo";
+
+describe("page metadata", () => {
+  it("builds the canonical url from PUBLIC_URL and only the identifying parameters", () => {
+    const req = new Request("http://internal:3000/policy?type=paid&utm_source=x");
+    expect(canonicalUrl(req, "https://market.example/", ["type"])).toBe("https://market.example/policy?type=paid");
+    expect(canonicalUrl(req, undefined)).toBe("http://internal:3000/policy");
+  });
+
+  it("emits title, description, keywords, canonical and Open Graph", () => {
+    const tags = seoMeta({ title: "Audio", description: "d", keywords: "k", url: "https://m/audio", locale: "ko", siteName: "Shop" });
+    expect(tags).toContainEqual({ title: "Audio | Shop" });
+    expect(tags).toContainEqual({ tagName: "link", rel: "canonical", href: "https://m/audio" });
+    expect(tags).toContainEqual({ property: "og:locale", content: "ko_KR" });
+    expect(seoMeta(undefined)).toEqual([]);
+  });
+});
