@@ -1,0 +1,77 @@
+// npm run bench: the foundation's figures.
+//  1. seed time of a SEED_SIZE (default 100000) catalog into a fresh SQLite file
+//  2. server first start (migrate + seed the default catalog) until /healthz answers
+//  3. build size (server bundle, client JS total and gzipped)
+//  4. HTTP throughput and latency on the big catalog: home, a landing, and a minimal route as the floor
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import zlib from "node:zlib";
+import { createDb, migrateToLatest } from "../app/db/db.server";
+import { seedDatabase } from "../app/db/seed/index.server";
+import { load } from "./http";
+
+const size = Number(process.env.SEED_SIZE ?? 100_000);
+const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const out: Record<string, unknown> = { date: new Date().toISOString(), cpus: os.cpus().length, node: process.version };
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "market-bench-"));
+
+async function seedBench() {
+  const db = createDb(`file:${tmp}/big.sqlite`);
+  await migrateToLatest(db);
+  const t0 = performance.now();
+  await seedDatabase(db, { size, dataDir: tmp });
+  out.seedSeconds = Math.round((performance.now() - t0) / 100) / 10;
+  out.seedSize = size;
+  await db.destroy();
+}
+
+function walk(dir: string): string[] {
+  return fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)])) : [];
+}
+
+function buildSize() {
+  const js = walk("public/build").filter((f) => f.endsWith(".js"));
+  const raw = js.reduce((n, f) => n + fs.statSync(f).size, 0);
+  const gz = js.reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(f)).length, 0);
+  out.build = { serverKB: Math.round(fs.statSync("build/index.js").size / 1024), clientJsKB: Math.round(raw / 1024), clientJsGzipKB: Math.round(gz / 1024), files: js.length };
+}
+
+async function startServer(dbUrl: string, dataDir: string, port: number, seedSize: number): Promise<{ stop: () => void; ms: number }> {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production", DATABASE_URL: dbUrl, DATA_DIR: dataDir, SEED_SIZE: String(seedSize), LOG_REQUESTS: "false", SESSION_SECRET: "bench-secret-bench-secret" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (;;) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (res.ok) break;
+    } catch {}
+    if (performance.now() - t0 > 180_000) throw new Error("server did not start");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { stop: () => child.kill("SIGTERM"), ms: Math.round(performance.now() - t0) };
+}
+
+await seedBench();
+buildSize();
+const first = await startServer(`file:${tmp}/first.sqlite`, `${tmp}/first`, 3301, 300);
+out.firstStartMs = first.ms;
+first.stop();
+
+const big = await startServer(`file:${tmp}/big.sqlite`, tmp, 3302, size);
+const base = "http://127.0.0.1:3302";
+const headers = { "accept-language": "en" };
+out.http = {
+  connections: 32,
+  seconds,
+  floor_healthz: await load(base, ["/healthz"], 32, seconds, headers),
+  floor_remix_resource: await load(base, ["/api/v1/health"], 32, seconds, headers),
+  home: await load(base, ["/"], 32, seconds, headers),
+  landings: await load(base, ["/video", "/icon", "/audio", "/font", "/package", "/benefit"], 32, seconds, headers),
+};
+big.stop();
+fs.rmSync(tmp, { recursive: true, force: true });
+console.log(JSON.stringify(out, null, 2));
