@@ -16,7 +16,13 @@ export interface LoadResult {
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
-export async function load(base: string, paths: string[], connections: number, seconds: number, headers: Record<string, string> = {}): Promise<LoadResult> {
+export async function load(
+  base: string,
+  paths: string[],
+  connections: number,
+  seconds: number,
+  headers: Record<string, string> = {},
+): Promise<LoadResult> {
   const url = new URL(base);
   if (!["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)) throw new Error("benchmarks target loopback only");
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
@@ -50,7 +56,15 @@ export async function load(base: string, paths: string[], connections: number, s
   agent.destroy();
   const sorted = latencies.sort((a, b) => a - b);
   const r = (x: number) => Math.round(x * 10) / 10;
-  return { requests: sorted.length, errors, rps: Math.round(sorted.length / elapsed), p50: r(pct(sorted, 50)), p95: r(pct(sorted, 95)), p99: r(pct(sorted, 99)), max: r(sorted[sorted.length - 1] ?? 0) };
+  return {
+    requests: sorted.length,
+    errors,
+    rps: Math.round(sorted.length / elapsed),
+    p50: r(pct(sorted, 50)),
+    p95: r(pct(sorted, 95)),
+    p99: r(pct(sorted, 99)),
+    max: r(sorted[sorted.length - 1] ?? 0),
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

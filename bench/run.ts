@@ -28,20 +28,39 @@ async function seedBench() {
 }
 
 function walk(dir: string): string[] {
-  return fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)])) : [];
+  return fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir, { withFileTypes: true })
+        .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]))
+    : [];
 }
 
 function buildSize() {
   const js = walk("public/build").filter((f) => f.endsWith(".js"));
   const raw = js.reduce((n, f) => n + fs.statSync(f).size, 0);
   const gz = js.reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(f)).length, 0);
-  out.build = { serverKB: Math.round(fs.statSync("build/index.js").size / 1024), clientJsKB: Math.round(raw / 1024), clientJsGzipKB: Math.round(gz / 1024), files: js.length };
+  out.build = {
+    serverKB: Math.round(fs.statSync("build/index.js").size / 1024),
+    clientJsKB: Math.round(raw / 1024),
+    clientJsGzipKB: Math.round(gz / 1024),
+    files: js.length,
+  };
 }
 
 async function startServer(dbUrl: string, dataDir: string, port: number, seedSize: number): Promise<{ stop: () => void; ms: number }> {
   const t0 = performance.now();
   const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production", DATABASE_URL: dbUrl, DATA_DIR: dataDir, SEED_SIZE: String(seedSize), LOG_REQUESTS: "false", SESSION_SECRET: "bench-secret-bench-secret" },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      NODE_ENV: "production",
+      DATABASE_URL: dbUrl,
+      DATA_DIR: dataDir,
+      SEED_SIZE: String(seedSize),
+      LOG_REQUESTS: "false",
+      SESSION_SECRET: "bench-secret-bench-secret",
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   for (;;) {
