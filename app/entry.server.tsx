@@ -1,11 +1,10 @@
 import { PassThrough } from "node:stream";
 import { type AppLoadContext, createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
-import { createInstance } from "i18next";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { I18nextProvider, initReactI18next } from "react-i18next";
-import { i18nConfig, resources } from "./i18n/config";
+import { I18nextProvider } from "react-i18next";
+import { serverI18n } from "./i18n/i18next.server";
 import { NonceProvider } from "./utils/nonce";
 
 const ABORT_DELAY = 5_000;
@@ -18,8 +17,7 @@ export default async function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  const instance = createInstance();
-  await instance.use(initReactI18next).init({ ...i18nConfig, lng: loadContext.locale, resources });
+  const instance = await serverI18n(loadContext.locale);
   const nonce = loadContext.cspNonce;
   const waitForAll = isbot(request.headers.get("user-agent")) || remixContext.isSpaMode;
 

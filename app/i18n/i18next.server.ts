@@ -1,12 +1,28 @@
-import { RemixI18Next } from "remix-i18next/server";
-import { fallbackLanguage, i18nConfig, resources, supportedLanguages } from "./config";
+import { createInstance, type i18n, type TFunction } from "i18next";
+import { initReactI18next } from "react-i18next";
+import { i18nConfig, type Locale, resources } from "./config";
 
 /**
- * Server-side i18next. The locale itself is resolved once per request in the load context
- * (`context.locale`, see app/i18n/language.server.ts); this instance gives loaders and `meta`
- * a fixed translation function with `getFixedT(locale)`.
+ * One server-side i18next instance per language, created once: the resources are bundled and the
+ * language of an instance never changes, so concurrent requests can share it. (remix-i18next's
+ * `getFixedT` builds a new instance on every call, which cost milliseconds per page.)
  */
-export const i18nServer = new RemixI18Next({
-  detection: { supportedLanguages: [...supportedLanguages], fallbackLanguage },
-  i18next: { ...i18nConfig, resources },
-});
+const instances = new Map<Locale, Promise<i18n>>();
+
+export function serverI18n(locale: Locale): Promise<i18n> {
+  let instance = instances.get(locale);
+  if (!instance) {
+    const created = createInstance();
+    instance = created
+      .use(initReactI18next)
+      .init({ ...i18nConfig, lng: locale, resources, initImmediate: false })
+      .then(() => created);
+    instances.set(locale, instance);
+  }
+  return instance;
+}
+
+/** A translation function fixed to one language, for loaders, actions and the API. */
+export async function fixedT(locale: Locale): Promise<TFunction> {
+  return (await serverI18n(locale)).getFixedT(locale);
+}

@@ -11,13 +11,22 @@ export const vatOf = (amount: number): number => Math.round((amount * VAT_RATE_P
 
 export const withVat = (amount: number): number => amount + vatOf(amount);
 
+// Building an Intl.NumberFormat costs far more than using one: keep one per language and currency.
+const formatters = new Map<string, Intl.NumberFormat>();
+
 /** Formats minor units: KRW has no minor unit, USD has cents. */
 export function formatMoney(minor: number, currency: Currency, locale: Locale): string {
-  const value = currency === "USD" ? minor / 100 : minor;
-  return new Intl.NumberFormat(locale === "ko" ? "ko-KR" : "en-US", {
-    style: "currency",
-    currency,
-    maximumFractionDigits: currency === "USD" ? 2 : 0,
-    minimumFractionDigits: currency === "USD" ? 2 : 0,
-  }).format(value);
+  const key = `${locale}:${currency}`;
+  let format = formatters.get(key);
+  if (!format) {
+    const digits = currency === "USD" ? 2 : 0;
+    format = new Intl.NumberFormat(locale === "ko" ? "ko-KR" : "en-US", {
+      style: "currency",
+      currency,
+      maximumFractionDigits: digits,
+      minimumFractionDigits: digits,
+    });
+    formatters.set(key, format);
+  }
+  return format.format(currency === "USD" ? minor / 100 : minor);
 }

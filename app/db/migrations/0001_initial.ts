@@ -87,7 +87,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await s.createIndex("contents_category_idx").on("contents").columns(["category_id", "popularity"]).execute();
   await s.createIndex("contents_genre_idx").on("contents").columns(["genre_id", "popularity"]).execute();
   await s.createIndex("contents_mood_idx").on("contents").columns(["mood_id", "popularity"]).execute();
-  await s.createIndex("contents_price_idx").on("contents").columns(["price_type", "contents_type"]).execute();
+  await s.createIndex("contents_price_pop_idx").on("contents").columns(["price_type", "status", "popularity"]).execute();
+  await s.createIndex("contents_price_rel_idx").on("contents").columns(["price_type", "status", "released_at"]).execute();
 
   await s
     .createTable("package_items")

@@ -37,6 +37,8 @@ export const CARD_COLUMNS = [
   "contents.bpm",
   "contents.font_family",
   "contents.status",
+  "contents.popularity",
+  "contents.released_at",
 ] as const;
 
 export type CardRow = {
@@ -55,6 +57,8 @@ export type CardRow = {
   bpm: number | null;
   font_family: string | null;
   status: string;
+  popularity: number;
+  released_at: string;
 };
 
 export function selectCards<O>(q: SelectQueryBuilder<Database, "contents", O>) {

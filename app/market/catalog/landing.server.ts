@@ -64,31 +64,31 @@ export async function listTerms(
   return rows.map((r) => ({ id: r.id, code: r.code, name: pickLang(locale, r.name_ko, r.name_en), space: r.space }));
 }
 
-/** Best sellers of a space (sales, then popularity), active items only. */
-export async function listBestSellers(db: DB, space: Space, locale: Locale, limit = 8): Promise<ContentCard[]> {
-  const rows = await selectCards(db.selectFrom("contents"))
-    .where("status", "=", "active")
-    .$if(space === "benefit", (q) => q.where("price_type", "in", ["free", "benefit"]))
-    .$if(space !== "benefit", (q) => q.where("contents_type", "=", space as ContentsType))
-    .orderBy("popularity", "desc")
-    .orderBy("id")
-    .limit(limit)
-    .execute();
+type Order = "popularity" | "released_at";
+
+/**
+ * The first items of a space in one order, active items only. Free & benefit spans two price types:
+ * each is read in index order and the two short runs are merged, so no query sorts the whole catalog.
+ */
+async function topOfSpace(db: DB, space: Space, order: Order, locale: Locale, limit: number): Promise<ContentCard[]> {
+  const run = (where: (q: ReturnType<typeof base>) => ReturnType<typeof base>) =>
+    where(base()).orderBy(order, "desc").orderBy("id").limit(limit).execute();
+  const base = () => selectCards(db.selectFrom("contents")).where("status", "=", "active");
+  const rows =
+    space === "benefit"
+      ? (await Promise.all((["free", "benefit"] as const).map((p) => run((q) => q.where("price_type", "=", p)))))
+          .flat()
+          .sort((a, b) => (a[order] < b[order] ? 1 : a[order] > b[order] ? -1 : a.id - b.id))
+          .slice(0, limit)
+      : await run((q) => q.where("contents_type", "=", space as ContentsType));
   return rows.map((r) => toCard(r, locale));
 }
 
+/** Best sellers of a space, by popularity. */
+export const listBestSellers = (db: DB, space: Space, locale: Locale, limit = 8) => topOfSpace(db, space, "popularity", locale, limit);
+
 /** Newest items of a space. */
-export async function listNewest(db: DB, space: Space, locale: Locale, limit = 8): Promise<ContentCard[]> {
-  const rows = await selectCards(db.selectFrom("contents"))
-    .where("status", "=", "active")
-    .$if(space === "benefit", (q) => q.where("price_type", "in", ["free", "benefit"]))
-    .$if(space !== "benefit", (q) => q.where("contents_type", "=", space as ContentsType))
-    .orderBy("released_at", "desc")
-    .orderBy("id")
-    .limit(limit)
-    .execute();
-  return rows.map((r) => toCard(r, locale));
-}
+export const listNewest = (db: DB, space: Space, locale: Locale, limit = 8) => topOfSpace(db, space, "released_at", locale, limit);
 
 export interface HomePage {
   mode: "full" | "service-stop";
