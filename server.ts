@@ -31,7 +31,8 @@ const geo = env.GEO_API_URL ? createHttpCountryResolver({ urlTemplate: env.GEO_A
 const BUILD_PATH = path.resolve("build/index.js");
 const loadBuild = async (): Promise<ServerBuild> => import(`${url.pathToFileURL(BUILD_PATH).href}?t=${Date.now()}`);
 let build = await loadBuild();
-const dev = env.NODE_ENV === "development";
+// Live rebuilds only under `remix dev`, which sets REMIX_DEV_ORIGIN; a plain start serves the build as it is.
+const dev = env.NODE_ENV === "development" && Boolean(process.env.REMIX_DEV_ORIGIN);
 
 const app = express();
 app.disable("x-powered-by");
