@@ -3,7 +3,7 @@ import { hashPassword } from "../../market/users/password.server";
 import type { DB } from "../db.server";
 import type { ContentsType, NewContent, PriceType } from "../schema";
 import { COMPANY, FAQ, NOTICE_TITLES, POLICIES } from "./documents";
-import { BANNER_COUNT, BGM_COUNT, FONTS, ICON_COUNT, POSTER_COUNT, SE_COUNT, writeMediaPool } from "./media.server";
+import { BANNER_COUNT, BGM_COUNT, CLIP_COUNT, FONTS, ICON_COUNT, POSTER_COUNT, SE_COUNT, writeMediaPool } from "./media.server";
 import { createRandom, type Random } from "./random";
 import { CATEGORIES, GENRES, MOODS, SOUND_EFFECTS, SUBJECTS, THEMES } from "./vocabulary";
 
@@ -47,13 +47,13 @@ export async function isSeeded(db: DB): Promise<boolean> {
 export async function seedDatabase(db: DB, options: SeedOptions): Promise<{ contents: number; skipped: boolean }> {
   if (await isSeeded(db)) return { contents: 0, skipped: true };
   const log = options.log ?? (() => {});
-  writeMediaPool(options.dataDir);
+  const media = await writeMediaPool(options.dataDir);
   const rnd = createRandom(20261122);
   const now = new Date().toISOString();
   let contents = 0;
   await db.transaction().execute(async (trx) => {
     const tax = await seedTaxonomy(trx);
-    contents = await seedContents(trx, rnd, tax, options.size, log);
+    contents = await seedContents(trx, rnd, tax, options.size, log, media.clips);
     await seedThemes(trx, rnd, tax);
     await seedMarketing(trx);
     await seedPassPrices(trx);
@@ -128,7 +128,7 @@ async function insertChunked<T>(rows: T[], insert: (chunk: T[]) => Promise<unkno
   for (let i = 0; i < rows.length; i += size) await insert(rows.slice(i, i + size));
 }
 
-async function seedContents(db: DB, rnd: Random, tax: TaxonomyIds, size: number, log: (l: string) => void) {
+async function seedContents(db: DB, rnd: Random, tax: TaxonomyIds, size: number, log: (l: string) => void, clips: boolean) {
   const rows: NewContent[] = [];
   const counts: Record<ContentsType, number> = { video: 0, icon: 0, audio: 0, font: 0, package: 0 };
   for (let i = 0; i < size; i++) {
@@ -143,7 +143,7 @@ async function seedContents(db: DB, rnd: Random, tax: TaxonomyIds, size: number,
     }
     if (type === "font" && counts.font >= FONTS.length * 6) type = "icon";
     const n = ++counts[type];
-    rows.push(makeContent(rnd, tax, type, n, i));
+    rows.push(makeContent(rnd, tax, type, n, i, clips));
   }
   const t0 = Date.now();
   await insertChunked(rows, (chunk) => db.insertInto("contents").values(chunk).execute());
@@ -181,7 +181,7 @@ async function seedContents(db: DB, rnd: Random, tax: TaxonomyIds, size: number,
   return rows.length;
 }
 
-function makeContent(rnd: Random, tax: TaxonomyIds, type: ContentsType, n: number, i: number): NewContent {
+function makeContent(rnd: Random, tax: TaxonomyIds, type: ContentsType, n: number, i: number, clips: boolean): NewContent {
   const released = new Date(CATALOG_EPOCH - rnd.int(0, 720) * DAY - rnd.int(0, 86_399) * 1000).toISOString();
   const categoryIds = tax.category[type];
   const base = {
@@ -224,8 +224,8 @@ function makeContent(rnd: Random, tax: TaxonomyIds, type: ContentsType, n: numbe
         width: uhd ? 3840 : 1920,
         height: uhd ? 2160 : 1080,
         poster_path: `/media/posters/poster-${poster}.svg`,
-        preview_path: `/media/posters/poster-${poster}.svg`,
-        file_path: `videos/poster-${poster}.svg`,
+        preview_path: clips ? `/media/clips/clip-${poster % CLIP_COUNT}.mp4` : null,
+        file_path: clips ? `videos/clip-${poster % CLIP_COUNT}.mp4` : `videos/poster-${poster}.svg`,
         file_size: rnd.int(20, 400) * 1_000_000,
       };
     }

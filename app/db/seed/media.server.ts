@@ -1,3 +1,4 @@
+import { execFile, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -13,6 +14,22 @@ export const POSTER_COUNT = 16;
 export const BANNER_COUNT = 8;
 export const BGM_COUNT = 6;
 export const SE_COUNT = 6;
+export const CLIP_COUNT = 8;
+
+/** True when ffmpeg can be run: the demo video items then get short playable clips besides posters. */
+export function hasFfmpeg(): boolean {
+  return spawnSync("ffmpeg", ["-version"], { stdio: "ignore" }).status === 0;
+}
+
+/** A 4-second 640x360 H.264 clip of a moving gradient in the poster's palette. */
+function renderClip(i: number, file: string): Promise<void> {
+  const [dark, light] = PALETTES[i % PALETTES.length].map((c) => c.replace("#", "0x"));
+  const source = `gradients=s=640x360:c0=${dark}:c1=${light}:c2=0xfff7ed:n=3:speed=0.03:d=4:r=24:seed=${i + 1}`;
+  const filter = `drawbox=y=ih*0.72:w=iw:h=ih*0.28:color=${dark}@0.6:t=fill,format=yuv420p`;
+  const args = ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", source, "-vf", filter];
+  args.push("-c:v", "libx264", "-preset", "veryfast", "-crf", "30", "-an", "-movflags", "+faststart", file);
+  return new Promise((resolve, reject) => execFile("ffmpeg", args, (err) => (err ? reject(err) : resolve())));
+}
 
 export const FONTS = [
   {
@@ -198,12 +215,16 @@ function write(file: string, content: string | Buffer): void {
   fs.writeFileSync(file, content);
 }
 
-/** Creates the media pool once (skips files that exist). Returns nothing; paths are conventional. */
-export function writeMediaPool(dataDir: string): void {
+/**
+ * Creates the media pool once. Paths are conventional; the answer says whether video clips exist
+ * (they need ffmpeg), so the seed can point video previews at them.
+ */
+export async function writeMediaPool(dataDir: string): Promise<{ clips: boolean }> {
   const media = path.join(dataDir, "media");
   const storage = path.join(dataDir, "storage");
   const marker = path.join(media, ".complete-v1");
-  if (fs.existsSync(marker)) return;
+  const clipsExist = () => fs.existsSync(path.join(media, "clips", `clip-${CLIP_COUNT - 1}.mp4`));
+  if (fs.existsSync(marker)) return { clips: clipsExist() };
   for (let i = 0; i < ICON_COUNT; i++) {
     write(path.join(media, "icons", `icon-${i}.svg`), iconSvg(i));
     write(path.join(storage, "icons", `icon-${i}.svg`), iconSvg(i));
@@ -239,5 +260,19 @@ export function writeMediaPool(dataDir: string): void {
     fs.mkdirSync(path.join(storage, "fonts"), { recursive: true });
     fs.copyFileSync(src, path.join(storage, "fonts", `font-${i}.ttf`));
   });
+  if (hasFfmpeg()) {
+    fs.mkdirSync(path.join(media, "clips"), { recursive: true });
+    fs.mkdirSync(path.join(storage, "videos"), { recursive: true });
+    for (let i = 0; i < CLIP_COUNT; i += 2) {
+      await Promise.all(
+        [i, i + 1].map(async (k) => {
+          const file = path.join(media, "clips", `clip-${k}.mp4`);
+          await renderClip(k, file);
+          fs.copyFileSync(file, path.join(storage, "videos", `clip-${k}.mp4`));
+        }),
+      );
+    }
+  }
   write(marker, new Date().toISOString());
+  return { clips: clipsExist() };
 }
