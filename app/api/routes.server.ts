@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { countCart } from "../market/cart.server";
-import { passPriceGroups } from "../market/passes.server";
 import { readShopper } from "../utils/shopper.server";
+import { catalogRoutes } from "./catalog.server";
 import { ok } from "./envelope.server";
 import type { ApiRoute } from "./router.server";
 
@@ -24,9 +24,5 @@ export const routes: ApiRoute[] = [
       return ok({ cart_count });
     },
   },
-  {
-    method: "GET",
-    path: "passes",
-    handler: async ({ context, language }) => ok({ list: await passPriceGroups(context.db, language) }),
-  },
+  ...catalogRoutes,
 ];

@@ -5,7 +5,7 @@ import type { ContentCard as Card } from "../market/catalog/cards.server";
 import { formatMoney, withVat } from "../market/money";
 
 export function detailHref(card: Pick<Card, "type" | "code">): string {
-  return card.type === "package" ? `/package?code=${card.code}` : `/contents/${card.type}?code=${card.code}`;
+  return `/contents/${card.type}?code=${card.code}`;
 }
 
 export function formatDuration(ms: number): string {

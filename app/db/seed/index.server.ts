@@ -45,9 +45,10 @@ export async function isSeeded(db: DB): Promise<boolean> {
 
 /** Fills an empty, migrated database with the deterministic demo catalog. Does nothing if already seeded. */
 export async function seedDatabase(db: DB, options: SeedOptions): Promise<{ contents: number; skipped: boolean }> {
+  // The media pool is checked on every start: a data folder that lost it (or an older version) gets it back.
+  const media = await writeMediaPool(options.dataDir);
   if (await isSeeded(db)) return { contents: 0, skipped: true };
   const log = options.log ?? (() => {});
-  const media = await writeMediaPool(options.dataDir);
   const rnd = createRandom(20261122);
   const now = new Date().toISOString();
   let contents = 0;

@@ -147,6 +147,7 @@ function wav(samples: Float32Array, rate: number): Buffer {
   header.writeUInt32LE(rate * 2, 28);
   header.writeUInt16LE(2, 32);
   header.writeUInt16LE(16, 34);
+  header.write("data", 36);
   header.writeUInt32LE(data.length, 40);
   return Buffer.concat([header, data]);
 }
@@ -222,7 +223,7 @@ function write(file: string, content: string | Buffer): void {
 export async function writeMediaPool(dataDir: string): Promise<{ clips: boolean }> {
   const media = path.join(dataDir, "media");
   const storage = path.join(dataDir, "storage");
-  const marker = path.join(media, ".complete-v1");
+  const marker = path.join(media, ".complete-v2");
   const clipsExist = () => fs.existsSync(path.join(media, "clips", `clip-${CLIP_COUNT - 1}.mp4`));
   if (fs.existsSync(marker)) return { clips: clipsExist() };
   for (let i = 0; i < ICON_COUNT; i++) {

@@ -1,0 +1,192 @@
+import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { z } from "zod";
+import { CardGrid } from "../components/content-card";
+import { AudioPlayer } from "../components/previews/audio-player";
+import { FontPreview } from "../components/previews/font-preview";
+import { VideoPreview } from "../components/previews/video-preview";
+import { PriceBox } from "../components/price-box";
+import { contentDetail, isContentType, relatedContents } from "../market/catalog/detail.server";
+import { FONT_SAMPLE } from "../market/catalog/fonts.server";
+import { withVat } from "../market/money";
+import { FONT_PREVIEW_MAX } from "../market/rules";
+import { pageSeo } from "../utils/page.server";
+import { seoMeta } from "../utils/seo";
+import { readShopper } from "../utils/shopper.server";
+
+const query = z.object({
+  code: z.string().regex(/^[A-Z]{2}\d{7}$/),
+  text: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined ? undefined : [...v].slice(0, FONT_PREVIEW_MAX).join(""))),
+});
+
+/** Detail pages /contents/{video,icon,audio,font,package}?code=...: preview, price, kind, related items. */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const parsed = query.safeParse(Object.fromEntries(url.searchParams));
+  if (!isContentType(params.type) || !parsed.success) throw redirect("/404");
+  const item = await contentDetail(context.db, { code: parsed.data.code }, context.locale);
+  if (!item) throw redirect("/404");
+  if (item.type !== params.type) throw redirect(`/contents/${item.type}?code=${item.code}`, 301);
+  const [related, seo, shopper] = await Promise.all([
+    relatedContents(context.db, item.id, context.locale, { offset: 0, limit: 8 }),
+    pageSeo(request, context, {
+      title: item.title,
+      description: item.description,
+      keep: ["code"],
+      image: item.thumb ?? undefined,
+      type: "product",
+    }),
+    readShopper(request, context),
+  ]);
+  const origin = new URL(seo.url).origin;
+  const jsonLd = {
+    "@context": "https://schema.org",
+    "@type": "Product",
+    name: item.title,
+    description: item.description,
+    sku: item.code,
+    category: item.category?.name,
+    image: item.thumb ? `${origin}${item.thumb}` : undefined,
+    url: seo.url,
+    offers: {
+      "@type": "Offer",
+      price: (item.currency === "USD" ? withVat(item.price) / 100 : withVat(item.price)).toFixed(item.currency === "USD" ? 2 : 0),
+      priceCurrency: item.currency,
+      availability: item.discontinued ? "https://schema.org/Discontinued" : "https://schema.org/InStock",
+    },
+  };
+  const fontText = parsed.data.text ?? FONT_SAMPLE[context.locale];
+  return { item, related: related?.list ?? [], seo, jsonLd, fontText, locale: context.locale, signedIn: Boolean(shopper.viewer) };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? [...seoMeta(data.seo), { "script:ld+json": data.jsonLd }] : []);
+
+export default function ContentDetailPage() {
+  const { item, related, fontText, locale, signedIn } = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  const here = `/contents/${item.type}?code=${item.code}`;
+  const signIn = `/login?redirectTo=${encodeURIComponent(here)}`;
+  const typeName = item.type === "audio" && item.sub ? t(`item.audioSub.${item.sub}`) : t(`item.types.${item.type}`);
+  return (
+    <article className="detail">
+      <div className="detail-main">
+        <div className="detail-preview">
+          {item.type === "video" ? (
+            <VideoPreview poster={item.thumb} clip={item.preview?.endsWith(".mp4") ? item.preview : null} title={item.title} />
+          ) : item.type === "icon" && item.thumb ? (
+            <img
+              src={item.thumb}
+              alt={t("item.previewOf", { title: item.title })}
+              width={512}
+              height={512}
+              className="preview-media icon-large"
+            />
+          ) : item.type === "audio" && item.preview ? (
+            <AudioPlayer src={item.preview} title={item.title} />
+          ) : item.type === "font" ? (
+            <FontPreview code={item.code} initialText={fontText} family={item.fontFamily ?? "sans-serif"} />
+          ) : item.thumb ? (
+            <img src={item.thumb} alt={t("item.previewOf", { title: item.title })} width={640} height={360} className="preview-media" />
+          ) : null}
+        </div>
+        <div className="detail-info">
+          <p className="muted">{typeName}</p>
+          <h1>{item.title}</h1>
+          {item.discontinued ? (
+            <p className="notice-box" role="status">
+              {t("item.discontinued")}
+            </p>
+          ) : null}
+          <PriceBox priceType={item.priceType} price={item.price} currency={item.currency} locale={locale} />
+          <p>{t(`item.requirement.${item.requirement}`)}</p>
+          {!item.discontinued && item.priceType === "paid" ? (
+            <div className="detail-actions">
+              <Link className="button" to={signedIn ? "/cart" : signIn}>
+                {t("item.addToCart")}
+              </Link>
+              <Link className="button button-secondary" to={signedIn ? "/cart" : signIn}>
+                {t("item.buyNow")}
+              </Link>
+              <Link className="button button-ghost" to={signedIn ? "/mypage/interest" : signIn}>
+                {t("item.addToFavorites")}
+              </Link>
+            </div>
+          ) : null}
+          <dl className="facts">
+            {item.category ? (
+              <>
+                <dt>{t("item.category")}</dt>
+                <dd>
+                  <Link to={`/list/${item.type}/${item.category.id}`}>{item.category.name}</Link>
+                </dd>
+              </>
+            ) : null}
+            {item.genre ? (
+              <>
+                <dt>{t("item.genre")}</dt>
+                <dd>
+                  <Link to={`/list/audio/${item.genre.id}`}>{item.genre.name}</Link>
+                </dd>
+              </>
+            ) : null}
+            {item.mood ? (
+              <>
+                <dt>{t("item.mood")}</dt>
+                <dd>
+                  <Link to={`/list/${item.type}/${item.mood.id}`}>{item.mood.name}</Link>
+                </dd>
+              </>
+            ) : null}
+            {item.durationMs ? (
+              <>
+                <dt>{t("item.duration")}</dt>
+                <dd>{`${Math.floor(item.durationMs / 60000)}:${String(Math.round(item.durationMs / 1000) % 60).padStart(2, "0")}`}</dd>
+              </>
+            ) : null}
+            {item.bpm && item.bpmBand ? (
+              <>
+                <dt>{t("item.bpm")}</dt>
+                <dd>
+                  {item.bpm} · {t(`item.bpmBand.${item.bpmBand}`)}
+                </dd>
+              </>
+            ) : null}
+            {item.width && item.height ? (
+              <>
+                <dt>{item.type === "video" ? t("item.resolution") : t("item.size")}</dt>
+                <dd>
+                  {item.width}×{item.height}
+                </dd>
+              </>
+            ) : null}
+            {item.tags.length ? (
+              <>
+                <dt>{t("item.tags")}</dt>
+                <dd>{item.tags.join(", ")}</dd>
+              </>
+            ) : null}
+          </dl>
+          <p className="muted">{item.description}</p>
+        </div>
+      </div>
+      {item.bundle.length ? (
+        <section className="section" aria-labelledby="bundle-h">
+          <h2 id="bundle-h">
+            {t("item.bundle")} · {t("item.bundleCount", { count: item.bundle.length })}
+          </h2>
+          <CardGrid cards={item.bundle} locale={locale} label={t("item.bundle")} />
+        </section>
+      ) : null}
+      {related.length ? (
+        <section className="section" aria-labelledby="related-h">
+          <h2 id="related-h">{t("item.related")}</h2>
+          <CardGrid cards={related} locale={locale} label={t("item.related")} />
+        </section>
+      ) : null}
+    </article>
+  );
+}

@@ -1,0 +1,114 @@
+import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { z } from "zod";
+import { CardGrid } from "../components/content-card";
+import { Pagination } from "../components/pagination";
+import { isContentType } from "../market/catalog/detail.server";
+import { listTerms } from "../market/catalog/landing.server";
+import { findGroup, listContents } from "../market/catalog/lists.server";
+import { pageSeo } from "../utils/page.server";
+import { seoMeta } from "../utils/seo";
+
+export const LIST_PAGE_SIZE = 24;
+
+const query = z.object({
+  page: z.coerce.number().int().min(1).max(10_000).catch(1),
+  sort: z.enum(["popular", "recent"]).catch("popular"),
+});
+
+/** /list/{space}/{id}: a paged grid of one category, genre, mood or theme of a space ("all" for the whole space). */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const space = params.space;
+  if (!isContentType(space)) throw redirect("/404");
+  const id = params.id === "all" ? null : Number(params.id);
+  if (id !== null && (!Number.isInteger(id) || id <= 0)) throw redirect("/404");
+  const group = id === null ? null : await findGroup(context.db, id, context.locale);
+  if (id !== null && !group) throw redirect("/404");
+  const { page, sort } = query.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const result = await listContents(
+    context.db,
+    {
+      type: space,
+      group: group ? { id: group.id, kind: group.kind } : undefined,
+      order: sort,
+      offset: (page - 1) * LIST_PAGE_SIZE,
+      limit: LIST_PAGE_SIZE,
+    },
+    context.locale,
+  );
+  const pages = Math.max(1, Math.ceil(result.total / LIST_PAGE_SIZE));
+  if (page > pages) throw redirect(`/list/${space}/${params.id}?page=${pages}${sort === "recent" ? "&sort=recent" : ""}`);
+  const categories = await listTerms(context.db, "category", space, context.locale);
+  const seo = await pageSeo(request, context, {
+    title: group?.name ?? undefined,
+    titleKey: group ? undefined : `meta.${space}`,
+    keep: ["page", "sort"],
+  });
+  return {
+    space,
+    id: params.id ?? "all",
+    group,
+    list: result.list,
+    total: result.total,
+    page,
+    pages,
+    sort,
+    categories,
+    seo,
+    locale: context.locale,
+  };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => seoMeta(data?.seo);
+
+export default function ListPage() {
+  const { space, id, group, list, total, page, pages, sort, categories, locale } = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  const base = `/list/${space}/${id}`;
+  const href = (p: number, s = sort) => `${base}?page=${p}${s === "recent" ? "&sort=recent" : ""}`;
+  const title = group?.name ?? t(`nav.${space}`);
+  return (
+    <>
+      <p className="breadcrumb">
+        <Link to={`/${space}`}>{t(`nav.${space}`)}</Link>
+      </p>
+      <h1>{title}</h1>
+      {categories.length ? (
+        <nav aria-label={space === "package" ? t("list.packageFilter") : t("category.categories")}>
+          <ul className="chips">
+            <li>
+              <Link to={`/list/${space}/all`} aria-current={id === "all" ? "page" : undefined}>
+                {t("list.all")}
+              </Link>
+            </li>
+            {categories.map((c) => (
+              <li key={c.id}>
+                <Link to={`/list/${space}/${c.id}`} aria-current={String(c.id) === id ? "page" : undefined}>
+                  {c.name}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      ) : null}
+      <div className="list-toolbar">
+        <p role="status">{t("list.count", { count: total })}</p>
+        <ul className="sort-links" aria-label={t("list.sort")}>
+          <li>
+            <Link to={href(1, "popular")} aria-current={sort === "popular" ? "true" : undefined}>
+              {t("list.popular")}
+            </Link>
+          </li>
+          <li>
+            <Link to={href(1, "recent")} aria-current={sort === "recent" ? "true" : undefined}>
+              {t("list.recent")}
+            </Link>
+          </li>
+        </ul>
+      </div>
+      {list.length ? <CardGrid cards={list} locale={locale} label={title} /> : <p>{t("category.empty")}</p>}
+      <Pagination page={page} pages={pages} href={href} />
+    </>
+  );
+}
