@@ -56,7 +56,15 @@ export function SiteHeader({ locale, cartCount, viewer }: HeaderProps) {
               </Form>
             </>
           ) : (
-            <Link to={`/login?redirectTo=${encodeURIComponent(location.pathname + location.search)}`}>{t("header.signIn")}</Link>
+            <Link
+              to={
+                location.pathname === "/login"
+                  ? `/login${location.search}`
+                  : `/login?redirectTo=${encodeURIComponent(location.pathname + location.search)}`
+              }
+            >
+              {t("header.signIn")}
+            </Link>
           )}
           <fieldset className="lang-switch">
             <legend className="visually-hidden">{t("header.language")}</legend>

@@ -1,24 +1,9 @@
 import type { DB } from "../db/db.server";
 import type { Locale } from "../i18n/config";
 import { currencyFor } from "./money";
+import { PASS_GROUPS, type PassGroup, passGroupOf } from "./pass-groups";
 
-export const PASS_GROUPS = ["video", "audio_se", "audio_bgm", "audio_ai", "image", "font"] as const;
-export type PassGroup = (typeof PASS_GROUPS)[number];
-
-/**
- * Spec section 3: contents_flag 1 image, 2 video, 4 audio, anything else font; audio split by
- * contents_type_sub 3001 sound effect, 3002 background music, 3003 AI background music.
- */
-export function passGroupOf(contentsFlag: number, contentsTypeSub: number | null): PassGroup {
-  if (contentsFlag === 1) return "image";
-  if (contentsFlag === 2) return "video";
-  if (contentsFlag === 4) {
-    if (contentsTypeSub === 3001) return "audio_se";
-    if (contentsTypeSub === 3003) return "audio_ai";
-    return "audio_bgm";
-  }
-  return "font";
-}
+export { PASS_GROUPS, type PassGroup, passGroupOf };
 
 export interface PassPrice {
   id: number;
@@ -48,4 +33,48 @@ export async function passPriceGroups(db: DB, locale: Locale): Promise<Record<Pa
   }
   for (const g of PASS_GROUPS) groups[g].sort((a, b) => a.contents_count - b.contents_count || a.id - b.id);
   return groups;
+}
+
+export interface SingleUsePrice {
+  type: "video" | "icon" | "audio" | "font" | "package";
+  min: number;
+  max: number;
+  currency: "KRW" | "USD";
+}
+
+let singleUseCache: {
+  at: number;
+  db: DB;
+  rows: { contents_type: string; min_krw: number; max_krw: number; min_usd: number; max_usd: number }[];
+} | null = null;
+const SINGLE_USE_TTL_MS = 5 * 60_000;
+
+/** Single-use price ranges per content type (VAT excluded), from the paid catalog; recomputed every 5 minutes. */
+export async function singleUsePrices(db: DB, locale: Locale, now = Date.now()): Promise<SingleUsePrice[]> {
+  if (!singleUseCache || singleUseCache.db !== db || now - singleUseCache.at > SINGLE_USE_TTL_MS) {
+    const rows = await db
+      .selectFrom("contents")
+      .select((eb) => [
+        "contents_type",
+        eb.fn.min<number>("price_krw").as("min_krw"),
+        eb.fn.max<number>("price_krw").as("max_krw"),
+        eb.fn.min<number>("price_usd").as("min_usd"),
+        eb.fn.max<number>("price_usd").as("max_usd"),
+      ])
+      .where("status", "=", "active")
+      .where("price_type", "=", "paid")
+      .groupBy("contents_type")
+      .execute();
+    singleUseCache = { at: now, db, rows };
+  }
+  const currency = currencyFor(locale);
+  const order = ["video", "icon", "audio", "font", "package"];
+  return singleUseCache.rows
+    .map((r) => ({
+      type: r.contents_type as SingleUsePrice["type"],
+      min: Number(currency === "KRW" ? r.min_krw : r.min_usd),
+      max: Number(currency === "KRW" ? r.max_krw : r.max_usd),
+      currency,
+    }))
+    .sort((a, b) => order.indexOf(a.type) - order.indexOf(b.type));
 }

@@ -12,17 +12,26 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     homePage(context.db, context.locale, context.env.HOME_MODE),
     pageSeo(request, context, { titleKey: "meta.home" }),
   ]);
-  return { home, seo, locale: context.locale };
+  const url = new URL(request.url);
+  const requiresAuth = url.searchParams.get("redirect") === "requires-auth";
+  const redirectTo = url.searchParams.get("redirectTo") ?? "/";
+  return { home, seo, locale: context.locale, requiresAuth, signIn: `/login?redirectTo=${encodeURIComponent(redirectTo)}` };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => seoMeta(data?.seo);
 
 export default function Home() {
-  const { home, locale } = useLoaderData<typeof loader>();
+  const { home, locale, requiresAuth, signIn } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
+  const authNotice = requiresAuth ? (
+    <p className="notice-box" role="alert">
+      {t("auth.requiresAuth")} <Link to={signIn}>{t("header.signIn")}</Link>
+    </p>
+  ) : null;
   if (home.mode === "service-stop") {
     return (
       <section className="service-stop">
+        {authNotice}
         <h1 className="visually-hidden">{t("brand")}</h1>
         <img src="/media/notice/service-stop.svg" alt={t("home.serviceStopAlt")} width={1200} height={480} />
       </section>
@@ -30,6 +39,7 @@ export default function Home() {
   }
   return (
     <>
+      {authNotice}
       <h1 className="visually-hidden">{t("brand")}</h1>
       <BannerStrip banners={home.keyVisuals} label={t("home.keyVisuals")} />
       {home.keywords.length ? (

@@ -1,16 +1,26 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import { data, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { SiteFooter } from "../components/site-footer";
 import { SiteHeader } from "../components/site-header";
 import { ToTopButton } from "../components/to-top";
 import type { loader as rootLoader } from "../root";
+import { shopCookies } from "../utils/cookies.server";
 import { readHeader } from "../utils/shopper.server";
 
 /** The storefront's chrome: every storefront page sits under this pathless layout. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return readHeader(request, context);
+  const { viewer, cartCount, staleGt } = await readHeader(request, context);
+  const headers = new Headers();
+  if (staleGt) headers.append("Set-Cookie", await shopCookies(context.env).gt.serialize("", { maxAge: 0 }));
+  return data({ viewer, cartCount }, { headers });
 }
+
+export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) => {
+  const out = new Headers();
+  for (const h of [loaderHeaders, actionHeaders]) for (const c of h.getSetCookie()) out.append("Set-Cookie", c);
+  return out;
+};
 
 export default function StoreLayout() {
   const { viewer, cartCount } = useLoaderData<typeof loader>();

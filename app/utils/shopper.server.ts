@@ -8,7 +8,10 @@ import { shopCookies } from "./cookies.server";
  * means both gt and gsi exist); API callers may send the gt cookie's value as the `authorizationToken`
  * header and the anonymous token as the `ngt` header instead.
  */
-export async function readShopper(request: Request, context: AppLoadContext): Promise<{ viewer: Viewer | null; ngt: string | null }> {
+export async function readShopper(
+  request: Request,
+  context: AppLoadContext,
+): Promise<{ viewer: Viewer | null; ngt: string | null; staleGt: boolean }> {
   const cookies = shopCookies(context.env);
   const header = request.headers.get("cookie");
   const token = request.headers.get("authorizationToken");
@@ -19,12 +22,14 @@ export async function readShopper(request: Request, context: AppLoadContext): Pr
   ]);
   const viewer = await findViewer(context.db, typeof gt === "string" ? gt : null, Boolean(gsi));
   const ngtHeader = request.headers.get("ngt");
-  return { viewer, ngt: typeof ngt === "string" ? ngt : ngtHeader || null };
+  // gt without gsi is not a session: the caller removes gt (spec section 4).
+  const staleGt = !token && Boolean(gt) && !gsi;
+  return { viewer, ngt: typeof ngt === "string" ? ngt : ngtHeader || null, staleGt };
 }
 
-/** The header's data: viewer and cart count. */
+/** The header's data: viewer and cart count, and whether a stale gt cookie must be removed. */
 export async function readHeader(request: Request, context: AppLoadContext) {
-  const { viewer, ngt } = await readShopper(request, context);
+  const { viewer, ngt, staleGt } = await readShopper(request, context);
   const cartCount = await countCart(context.db, { userId: viewer?.id ?? null, ngt });
-  return { viewer: viewer ? { nickname: viewer.nickname, userType: viewer.userType } : null, cartCount };
+  return { viewer: viewer ? { nickname: viewer.nickname, userType: viewer.userType } : null, cartCount, staleGt };
 }

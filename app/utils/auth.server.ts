@@ -1,0 +1,25 @@
+import { type AppLoadContext, redirect } from "@remix-run/node";
+import { shopCookies } from "./cookies.server";
+import { readShopper } from "./shopper.server";
+
+/** Set-Cookie headers that sign a session in: gt carries the session id, gsi says "signed in" to the pages. */
+export async function signedInCookies(context: AppLoadContext, sessionId: string, userType: number): Promise<string[]> {
+  const c = shopCookies(context.env);
+  return [await c.gt.serialize(sessionId), await c.gsi.serialize(String(userType)), await c.ngt.serialize("", { maxAge: 0 })];
+}
+
+/** Set-Cookie headers that sign out: both gt and gsi go. */
+export async function signedOutCookies(context: AppLoadContext): Promise<string[]> {
+  const c = shopCookies(context.env);
+  return [await c.gt.serialize("", { maxAge: 0 }), await c.gsi.serialize("", { maxAge: 0 })];
+}
+
+/** The signed-in viewer, or a redirect to / with redirect=requires-auth (spec section 4). */
+export async function requireViewer(request: Request, context: AppLoadContext) {
+  const { viewer } = await readShopper(request, context);
+  if (!viewer) {
+    const url = new URL(request.url);
+    throw redirect(`/?redirect=requires-auth&redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+  }
+  return viewer;
+}

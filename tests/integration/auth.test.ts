@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DB } from "../../app/db/db.server";
+import { DEMO } from "../../app/db/seed/index.server";
+import { createTestApp } from "../support/app";
+import { createTestDb } from "../support/db";
+import { ENGINE } from "../support/engine";
+
+type Call = Awaited<ReturnType<typeof createTestApp>>;
+const form = (fields: Record<string, string>) => ({
+  method: "POST",
+  body: new URLSearchParams(fields),
+  headers: { "content-type": "application/x-www-form-urlencoded", "accept-language": "en" },
+});
+const cookiesOf = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";")[0]);
+const jar = (res: Response) =>
+  cookiesOf(res)
+    .filter((c) => !c.endsWith("="))
+    .join("; ");
+
+describe(`sign-in, sign-out and join on ${ENGINE}`, () => {
+  let db: DB;
+  let drop: () => Promise<void>;
+  let call: Call;
+  beforeAll(async () => {
+    const t = await createTestDb();
+    db = t.db;
+    drop = t.drop;
+    call = await createTestApp(db, { dataDir: t.dataDir });
+  });
+  afterAll(() => drop());
+
+  it("signs in with the demo member, sets gt (HttpOnly) and gsi, and returns to where the visitor was going", async () => {
+    const res = await call("/login", form({ email: DEMO.member.email, password: DEMO.password, redirectTo: "/audio" }));
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/audio");
+    const set = res.headers.getSetCookie();
+    expect(set.find((c) => c.startsWith("gt="))).toMatch(/HttpOnly/);
+    expect(set.find((c) => c.startsWith("gsi="))).not.toMatch(/HttpOnly/);
+    const page = await (await call("/audio", { headers: { cookie: jar(res), "accept-language": "en" } })).text();
+    expect(page).toContain(`Hello, ${DEMO.member.nickname}`);
+    expect(page).toContain("Sign out");
+  });
+
+  it("re-renders the form with the spec's messages and keeps the e-mail, never the password", async () => {
+    const empty = await call("/login", form({ email: "  ", password: "" }));
+    expect(empty.status).toBe(400);
+    const emptyBody = await empty.text();
+    expect(emptyBody).toContain("Please enter your email");
+    expect(emptyBody).toContain('aria-invalid="true"');
+    const invalid = await (await call("/login", form({ email: "not-an-email", password: "x" }))).text();
+    expect(invalid).toContain("Enter a valid email address");
+    expect(invalid).toContain('value="not-an-email"');
+    const wrong = await call("/login", form({ email: DEMO.member.email, password: "wrong-password" }));
+    expect(wrong.status).toBe(400);
+    const wrongBody = await wrong.text();
+    expect(wrongBody).toContain("The e-mail or password is not correct.");
+    expect(wrongBody).not.toContain("wrong-password");
+  });
+
+  it("limits failed attempts per e-mail", async () => {
+    // Its own address, so the other tests' attempts are not blocked by this one.
+    const ip = "198.51.100.77";
+    for (let i = 0; i < 5; i++) await call("/login", { ...form({ email: DEMO.business.email, password: `nope-${i}` }), ip });
+    const blocked = await call("/login", { ...form({ email: DEMO.business.email, password: DEMO.password }), ip });
+    expect(blocked.status).toBe(429);
+    expect(await blocked.text()).toContain("Too many attempts");
+  });
+
+  it("never redirects off-site after sign-in", async () => {
+    const res = await call("/login", form({ email: DEMO.member.email, password: DEMO.password, redirectTo: "//evil.example/x" }));
+    expect(res.headers.get("location")).toBe("/");
+  });
+
+  it("signs out: the session row and both cookies go", async () => {
+    const login = await call("/login", form({ email: DEMO.member.email, password: DEMO.password }));
+    const before = await db.selectFrom("sessions").select("id").execute();
+    const out = await call("/logout", { method: "POST", headers: { cookie: jar(login) } });
+    expect(out.status).toBe(302);
+    const cleared = out.headers.getSetCookie();
+    expect(cleared.find((c) => c.startsWith("gt="))).toMatch(/Max-Age=0/);
+    expect(cleared.find((c) => c.startsWith("gsi="))).toMatch(/Max-Age=0/);
+    expect((await db.selectFrom("sessions").select("id").execute()).length).toBe(before.length - 1);
+    const page = await (await call("/", { headers: { cookie: jar(login), "accept-language": "en" } })).text();
+    expect(page).toContain("Sign in");
+  });
+
+  it("treats gt without gsi as signed out and removes gt", async () => {
+    const login = await call("/login", form({ email: DEMO.member.email, password: DEMO.password }));
+    const gtOnly = cookiesOf(login).find((c) => c.startsWith("gt=")) as string;
+    const res = await call("/video", { headers: { cookie: gtOnly, "accept-language": "en" } });
+    expect(await res.text()).toContain("Sign in");
+    expect(res.headers.getSetCookie().find((c) => c.startsWith("gt="))).toMatch(/Max-Age=0/);
+  });
+
+  it("merges the anonymous cart into the member's cart on sign-in, without duplicates", async () => {
+    const user = await db.selectFrom("users").select("id").where("email", "=", DEMO.member.email).executeTakeFirstOrThrow();
+    const items = await db.selectFrom("contents").select("id").where("price_type", "=", "paid").limit(3).execute();
+    const now = new Date().toISOString();
+    await db.deleteFrom("carts").execute();
+    await db.insertInto("carts").values({ user_id: user.id, ngt: null, content_id: items[0].id, level_flag: 0, created_at: now }).execute();
+    await db
+      .insertInto("carts")
+      .values(items.map((i) => ({ user_id: null, ngt: "anon-merge", content_id: i.id, level_flag: 0, created_at: now })))
+      .execute();
+    const { shopCookies } = await import("../../app/utils/cookies.server");
+    const { parseEnv } = await import("../../app/utils/env.server");
+    const ngt = (await shopCookies(parseEnv({ SESSION_SECRET: "test-secret-test-secret" })).ngt.serialize("anon-merge")).split(";")[0];
+    const res = await call("/login", {
+      ...form({ email: DEMO.member.email, password: DEMO.password }),
+      headers: { ...form({}).headers, cookie: ngt },
+    });
+    expect(res.status).toBe(302);
+    const cart = await db.selectFrom("carts").select(["user_id", "ngt", "content_id"]).orderBy("content_id").execute();
+    expect(cart).toEqual(items.map((i) => ({ user_id: user.id, ngt: null, content_id: i.id })).sort((a, b) => a.content_id - b.content_id));
+    expect(res.headers.getSetCookie().find((c) => c.startsWith("ngt="))).toMatch(/Max-Age=0/);
+  });
+
+  it("joins a new member, signs them in and greets them on /welcome", async () => {
+    const res = await call(
+      "/join",
+      form({ email: "New.Member@Example.com", password: "longenough", nickname: "뉴비", agreeTerms: "on", redirectTo: "/font" }),
+    );
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe(`/welcome?join_market=1&redirectTo=${encodeURIComponent("/font")}`);
+    const row = await db.selectFrom("users").selectAll().where("email", "=", "new.member@example.com").executeTakeFirstOrThrow();
+    expect(row.password_hash).not.toContain("longenough");
+    expect(row.market_email_agree).toBe(0);
+    const welcome = await (
+      await call(res.headers.get("location") as string, { headers: { cookie: jar(res), "accept-language": "en" } })
+    ).text();
+    expect(welcome).toContain("Welcome, 뉴비!");
+    expect(welcome).toContain('href="/font"');
+  });
+
+  it("refuses a join without the terms agreement, a short password or a taken e-mail", async () => {
+    const body = await (await call("/join", form({ email: "x@example.com", password: "short", nickname: "x" }))).text();
+    expect(body).toContain("Use at least 8 characters.");
+    expect(body).toContain("Please complete all required fields.");
+    const taken = await call("/join", form({ email: DEMO.member.email, password: "longenough", nickname: "x", agreeTerms: "on" }));
+    expect(taken.status).toBe(409);
+    expect(await taken.text()).toContain("This e-mail already has a market account.");
+  });
+
+  it("sends anonymous visitors of login-only pages to / with redirect=requires-auth, which asks them to sign in", async () => {
+    const res = await call("/welcome");
+    expect(res.status).toBe(302);
+    const location = res.headers.get("location") as string;
+    expect(location).toMatch(/^\/\?redirect=requires-auth&redirectTo=%2Fwelcome/);
+    const home = await (await call(location, { headers: { "accept-language": "en" } })).text();
+    expect(home).toContain("Please sign in to use this page.");
+    expect(home).toContain(`href="/login?redirectTo=${encodeURIComponent("/welcome")}"`);
+  });
+});
