@@ -145,7 +145,7 @@ export const catalogRoutes: ApiRoute[] = [
     handler: async (call) => {
       const q = parseQuery(call, { cate1: z.coerce.number().int().positive().optional(), ...paging() });
       const group = q.cate1 ? await findGroup(call.context.db, q.cate1, call.language) : null;
-      if (q.cate1 && (!group || group.space !== "font")) throw new MarketError("NOT_FOUND", 404, `No font category ${q.cate1}`);
+      if (q.cate1 && group?.space !== "font") throw new MarketError("NOT_FOUND", 404, `No font category ${q.cate1}`);
       const result = await listContents(
         call.context.db,
         { type: "font", group: group ? { id: group.id, kind: group.kind } : undefined, offset: q.offset, limit: q.limit },

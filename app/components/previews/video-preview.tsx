@@ -6,7 +6,6 @@ export function VideoPreview({ poster, clip, title }: { poster: string | null; c
   if (!clip)
     return poster ? <img src={poster} alt={t("item.previewOf", { title })} width={640} height={360} className="preview-media" /> : null;
   return (
-    // biome-ignore lint/a11y/useMediaCaption: preview clips have no sound track
     <video
       className="preview-media"
       src={clip}

@@ -19,8 +19,7 @@ export async function fontSubset(db: DB, dataDir: string, code: string, text: st
   const chars = [...text];
   if (chars.length > FONT_PREVIEW_MAX) throw new MarketError("TEXT_TOO_LONG", 400, `text: at most ${FONT_PREVIEW_MAX} characters`);
   const item = await db.selectFrom("contents").select(["file_path", "contents_type"]).where("code", "=", code).executeTakeFirst();
-  if (!item || item.contents_type !== "font" || !item.file_path)
-    throw new MarketError("NOT_FOUND", 404, `No font with contents_code ${code}`);
+  if (item?.contents_type !== "font" || !item.file_path) throw new MarketError("NOT_FOUND", 404, `No font with contents_code ${code}`);
   const glyphs = [...new Set([...chars, ..."0123456789 "])].sort().join("");
   const key = `${code}\u0000${glyphs}`;
   let subset = cache.get(key);
