@@ -25,6 +25,8 @@ export default defineConfig({
           globals: true,
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
+          // The built app runs as in production (React's production server renderer, as `npm start` uses).
+          env: { NODE_ENV: "production" },
           globalSetup: ["./tests/support/global-setup.ts"],
           setupFiles: ["./tests/support/setup-integration.ts"],
           testTimeout: 20_000,
