@@ -3,8 +3,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import path from "node:path";
 import url from "node:url";
-import { createRequestHandler } from "@remix-run/express";
-import { type AppLoadContext, broadcastDevReady, type ServerBuild } from "@remix-run/node";
+import { createRemixRequest, sendRemixResponse } from "@remix-run/express/dist/server.js";
+import { type AppLoadContext, broadcastDevReady, createRequestHandler, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import helmet from "helmet";
@@ -13,7 +13,9 @@ import "./app/context";
 import { bootDatabase } from "./app/db/boot.server";
 import { resolveLanguage } from "./app/i18n/language.server";
 import { createHttpCountryResolver } from "./app/integrations/geo/country.server";
+import { PAGE_CACHE_HEADER } from "./app/utils/cache";
 import { parseEnv } from "./app/utils/env.server";
+import { bodyFor, createPageCache, isCacheableRequest } from "./app/utils/page-cache.server";
 
 let env: ReturnType<typeof parseEnv>;
 try {
@@ -109,19 +111,36 @@ const getLoadContext = async (req: express.Request, res: express.Response): Prom
   };
 };
 
-app.all(
-  "*",
-  dev
-    ? async (req, res, next) => {
-        try {
-          build = await loadBuild();
-          return createRequestHandler({ build, mode: env.NODE_ENV, getLoadContext })(req, res, next);
-        } catch (error) {
-          next(error);
-        }
-      }
-    : createRequestHandler({ build, mode: env.NODE_ENV, getLoadContext }),
-);
+const pageCache = createPageCache();
+let handleRequest = createRequestHandler(build, env.NODE_ENV);
+
+app.all("*", async (req, res, next) => {
+  try {
+    if (dev) {
+      build = await loadBuild();
+      handleRequest = createRequestHandler(build, env.NODE_ENV);
+    }
+    const context = await getLoadContext(req, res);
+    if (dev || !isCacheableRequest(req.method, req.get("cookie"), req.path)) {
+      const response = await handleRequest(createRemixRequest(req, res), context);
+      response.headers.delete(PAGE_CACHE_HEADER);
+      return await sendRemixResponse(res, response);
+    }
+    // Anonymous GET: served from the page micro-cache when the route opted in. The render is not tied to
+    // this visitor's connection, since other visitors may be waiting for it.
+    const key = `${context.locale} ${req.originalUrl}`;
+    const url = new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`);
+    const { page, hit } = await pageCache.get(key, context.cspNonce, () =>
+      handleRequest(new Request(url, { method: "GET", headers: createRemixRequest(req, res).headers }), context),
+    );
+    res.status(page.status);
+    for (const [name, value] of page.headers) if (name !== "content-length") res.append(name, value);
+    res.setHeader("X-Cache", hit ? "HIT" : "MISS");
+    res.end(bodyFor(page, context.cspNonce));
+  } catch (error) {
+    next(error);
+  }
+});
 
 app.use((error: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
   log({ level: "error", path: req.path, requestId: res.locals.requestId, error: error instanceof Error ? error.stack : String(error) });

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { BannerStrip } from "../components/banners";
 import { CardGrid } from "../components/content-card";
 import { homePage } from "../market/catalog/landing.server";
+import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
@@ -17,6 +18,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const redirectTo = url.searchParams.get("redirectTo") ?? "/";
   return { home, seo, locale: context.locale, requiresAuth, signIn: `/login?redirectTo=${encodeURIComponent(redirectTo)}` };
 }
+
+export const headers = cacheHeaders("catalog");
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => seoMeta(data?.seo);
 

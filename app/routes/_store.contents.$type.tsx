@@ -11,6 +11,7 @@ import { contentDetail, isContentType, relatedContents } from "../market/catalog
 import { FONT_SAMPLE } from "../market/catalog/fonts.server";
 import { withVat } from "../market/money";
 import { FONT_PREVIEW_MAX } from "../market/rules";
+import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 import { readShopper } from "../utils/shopper.server";
@@ -62,6 +63,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const fontText = parsed.data.text ?? FONT_SAMPLE[context.locale];
   return { item, related: related?.list ?? [], seo, jsonLd, fontText, locale: context.locale, signedIn: Boolean(shopper.viewer) };
 }
+
+export const headers = cacheHeaders("catalog");
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? [...seoMeta(data.seo), { "script:ld+json": data.jsonLd }] : []);
 

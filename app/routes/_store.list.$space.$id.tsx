@@ -7,6 +7,7 @@ import { Pagination } from "../components/pagination";
 import { isContentType } from "../market/catalog/detail.server";
 import { listTerms } from "../market/catalog/landing.server";
 import { findGroup, listContents } from "../market/catalog/lists.server";
+import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
@@ -59,6 +60,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     locale: context.locale,
   };
 }
+
+export const headers = cacheHeaders("catalog");
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => seoMeta(data?.seo);
 

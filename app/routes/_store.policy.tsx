@@ -4,6 +4,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { currentPolicy } from "../market/policies.server";
 import { isPolicyType, POLICY_TYPES } from "../market/policy-types";
+import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
@@ -16,6 +17,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const seo = await pageSeo(request, context, { titleKey: `policy.${type}`, keep: ["type"] });
   return { type, policy, seo, locale: context.locale };
 }
+
+export const headers = cacheHeaders("document");
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => seoMeta(data?.seo);
 

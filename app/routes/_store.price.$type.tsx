@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { formatMoney, vatOf, withVat } from "../market/money";
 import { groupOfSlug } from "../market/pass-groups";
 import { passPriceGroups } from "../market/passes.server";
+import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 import { readShopper } from "../utils/shopper.server";
@@ -24,6 +25,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     viewer: shopper.viewer ? { business: shopper.viewer.userType === 2 } : null,
   };
 }
+
+export const headers = cacheHeaders("catalog");
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => seoMeta(data?.seo);
 

@@ -6,6 +6,7 @@ import { listPackages } from "../market/catalog/lists.server";
 import { formatMoney, withVat } from "../market/money";
 import { PRICE_PAGES } from "../market/pass-groups";
 import { passPriceGroups, singleUsePrices } from "../market/passes.server";
+import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
@@ -19,6 +20,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   ]);
   return { groups, singles, packages: packages.list, seo, locale: context.locale };
 }
+
+export const headers = cacheHeaders("catalog");
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => seoMeta(data?.seo);
 
