@@ -20,8 +20,11 @@ const pageParam = (call: ApiCall) => page.parse(call.params.id, { path: ["id"] }
 
 /** A content id: the numeric id or the item code (e.g. VI0000012). */
 async function contentByKey(call: ApiCall, key: string) {
-  const parsed = z.union([z.coerce.number().int().positive(), z.string().regex(/^[A-Z]{2}\d{7}$/)]).parse(key, { path: ["id"] });
-  const item = await contentDetail(call.context.db, typeof parsed === "number" ? { id: parsed } : { code: parsed }, call.language);
+  const parsed = z
+    .string()
+    .regex(/^([1-9]\d{0,9}|[A-Z]{2}\d{7})$/, "must be a content id or code")
+    .parse(key, { path: ["id"] });
+  const item = await contentDetail(call.context.db, /^\d+$/.test(parsed) ? { id: Number(parsed) } : { code: parsed }, call.language);
   if (!item) throw new MarketError("NOT_FOUND", 404, `No content with id ${key}`);
   return item;
 }
@@ -55,7 +58,9 @@ export const catalogRoutes: ApiRoute[] = [
         ...paging(),
       });
       const group = q.group_id ? await findGroup(call.context.db, q.group_id, call.language) : null;
-      if (q.group_id && !group) throw new MarketError("NOT_FOUND", 404, `No group with group_id ${q.group_id}`);
+      // Genres and moods are audio terms but also describe video; any other group must belong to the space.
+      const fits = group && (group.kind === "genre" || group.kind === "mood" || q.space === "benefit" || group.space === q.space);
+      if (q.group_id && !fits) throw new MarketError("NOT_FOUND", 404, `No group ${q.group_id} in space ${q.space}`);
       const result = await listContents(
         call.context.db,
         {
@@ -78,7 +83,10 @@ export const catalogRoutes: ApiRoute[] = [
       const from = z.enum(["free_page", "product"]).parse(call.query.get("from"), { path: ["from"] });
       if (from === "free_page") {
         const q = parseQuery(call, { from: z.literal("free_page"), contents_type: contentType.optional() });
-        if (!q.contents_type) return ok({ list: await listBestSellers(call.context.db, "benefit", call.language, 12) });
+        if (!q.contents_type) {
+          const list = await listBestSellers(call.context.db, "benefit", call.language, 12);
+          return ok({ list, total_count: list.length });
+        }
         const result = await listContents(
           call.context.db,
           { type: q.contents_type, price: "free_benefit", offset: 0, limit: 12 },
@@ -135,6 +143,9 @@ export const catalogRoutes: ApiRoute[] = [
     path: "packages",
     handler: async (call) => {
       const q = parseQuery(call, { cate1: z.coerce.number().int().positive().optional(), ...paging() });
+      const group = q.cate1 ? await findGroup(call.context.db, q.cate1, call.language) : null;
+      if (q.cate1 && (group?.space !== "package" || group.kind !== "category"))
+        throw new MarketError("NOT_FOUND", 404, `No package category ${q.cate1}`);
       const result = await listPackages(call.context.db, call.language, { offset: q.offset, limit: q.limit, categoryId: q.cate1 });
       return ok({ list: result.list, total_count: result.total });
     },
@@ -179,7 +190,8 @@ export const catalogRoutes: ApiRoute[] = [
     method: "GET",
     path: "font/:id",
     handler: async (call) => {
-      const q = parseQuery(call, { contents_type: z.coerce.number().int().default(4) });
+      // contents_type 4 is the font type code (the spec's default); no other value names a font.
+      const q = parseQuery(call, { contents_type: z.coerce.number().pipe(z.literal(4)).default(4) });
       const item = await contentByKey(call, call.params.id);
       if (item.type !== "font") throw new MarketError("NOT_FOUND", 404, `Content ${call.params.id} is not a font`);
       return ok({ ...item, contents_type: q.contents_type });

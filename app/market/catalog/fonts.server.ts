@@ -5,7 +5,7 @@ import type { DB } from "../../db/db.server";
 import { MarketError } from "../errors";
 import { FONT_PREVIEW_MAX } from "../rules";
 
-/** Glyphs every preview carries besides the visitor's text, so the sample line always renders. */
+/** The preview's default sample line per language, used until the visitor types their own text. */
 export const FONT_SAMPLE = { ko: "다람쥐 헌 쳇바퀴에 타고파", en: "The quick brown fox jumps over the lazy dog" } as const;
 
 const cache = new Map<string, Promise<Buffer>>();

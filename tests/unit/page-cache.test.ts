@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { bodyFor, createPageCache, isCacheableRequest } from "../../app/utils/page-cache.server";
+
+const page = (body: string, init: { status?: number; seconds?: number; cookie?: boolean } = {}) => {
+  const headers = new Headers({ "content-type": "text/html" });
+  if (init.seconds) headers.set("X-Page-Cache", String(init.seconds));
+  if (init.cookie) headers.append("Set-Cookie", "gt=x");
+  return new Response(body, { status: init.status ?? 200, headers });
+};
+
+describe("page micro-cache", () => {
+  it("serves anonymous GETs only: no session, cart or licence cookies, no API or my page", () => {
+    expect(isCacheableRequest("GET", undefined, "/video")).toBe(true);
+    expect(isCacheableRequest("GET", "lng=ko", "/video")).toBe(true);
+    expect(isCacheableRequest("GET", "lng=ko; gt=abc", "/video")).toBe(false);
+    expect(isCacheableRequest("GET", "ngt=abc", "/video")).toBe(false);
+    expect(isCacheableRequest("POST", undefined, "/video")).toBe(false);
+    expect(isCacheableRequest("GET", undefined, "/api/v1/passes")).toBe(false);
+    expect(isCacheableRequest("GET", undefined, "/mypage/sw/home")).toBe(false);
+  });
+
+  it("keeps opted-in 200 pages until they expire, then renders again", async () => {
+    const cache = createPageCache();
+    let renders = 0;
+    const render = async () => page(`<p>${++renders}</p>`, { seconds: 30 });
+    const first = await cache.get("en /video", "n1", render, 0);
+    expect(first.hit).toBe(false);
+    const second = await cache.get("en /video", "n2", render, 29_000);
+    expect(second.hit).toBe(true);
+    expect(second.page.body.toString()).toBe("<p>1</p>");
+    const third = await cache.get("en /video", "n3", render, 31_000);
+    expect(third.hit).toBe(false);
+    expect(third.page.body.toString()).toBe("<p>2</p>");
+    expect(third.page.headers.map(([k]) => k)).not.toContain("x-page-cache");
+  });
+
+  it("never stores pages that did not opt in, failed, or set a cookie", async () => {
+    const cache = createPageCache();
+    for (const response of [page("a"), page("b", { seconds: 30, status: 404 }), page("c", { seconds: 30, cookie: true })]) {
+      await cache.get("k", "n", async () => response.clone());
+      expect(cache.size).toBe(0);
+    }
+  });
+
+  it("renders once for concurrent misses of the same page", async () => {
+    const cache = createPageCache();
+    let renders = 0;
+    const render = () => new Promise<Response>((r) => setTimeout(() => r(page(`<p>${++renders}</p>`, { seconds: 30 })), 20));
+    const results = await Promise.all(Array.from({ length: 10 }, () => cache.get("ko /", "n", render)));
+    expect(renders).toBe(1);
+    expect(results.filter((r) => !r.hit)).toHaveLength(1);
+  });
+
+  it("gives each visitor their own CSP nonce", async () => {
+    const cache = createPageCache();
+    const { page: p } = await cache.get("k", "AAA", async () =>
+      page('<script nonce="AAA">1</script><script nonce="AAA">2</script>', { seconds: 5 }),
+    );
+    expect(bodyFor(p, "BBB").toString()).toBe('<script nonce="BBB">1</script><script nonce="BBB">2</script>');
+    expect(bodyFor(p, "AAA")).toBe(p.body);
+  });
+
+  it("evicts the least recently used pages beyond its size", async () => {
+    const cache = createPageCache({ maxEntries: 2 });
+    for (const key of ["a", "b", "c"]) await cache.get(key, "n", async () => page(key, { seconds: 30 }));
+    expect(cache.size).toBe(2);
+    expect((await cache.get("a", "n", async () => page("a2", { seconds: 30 }))).hit).toBe(false);
+  });
+});
