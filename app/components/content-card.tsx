@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Locale } from "../i18n/config";
 import type { ContentCard as Card } from "../market/catalog/cards.server";
@@ -28,10 +29,22 @@ export function PriceTag({ card, locale }: { card: Pick<Card, "priceType" | "pri
 export function ContentCard({ card, locale }: { card: Card; locale: Locale }) {
   const { t } = useTranslation();
   const square = card.type === "icon";
+  // Video cards play their clip while pointed at or focused (hover-to-play); nothing loads before that.
+  const clip = card.type === "video" && card.preview?.endsWith(".mp4") ? card.preview : null;
+  const [playing, setPlaying] = useState(false);
+  const hover = clip
+    ? {
+        onMouseEnter: () => setPlaying(true),
+        onMouseLeave: () => setPlaying(false),
+        onFocus: () => setPlaying(true),
+        onBlur: () => setPlaying(false),
+      }
+    : {};
   return (
     <li className={`card card-${card.type}`}>
-      <Link to={detailHref(card)} className="card-link" prefetch="intent">
+      <Link to={detailHref(card)} className="card-link" prefetch="intent" {...hover}>
         <div className={`card-thumb${square ? " is-square" : ""}`}>
+          {playing && clip ? <video className="card-clip" src={clip} muted loop autoPlay playsInline aria-hidden="true" tabIndex={-1} /> : null}
           {card.thumb ? (
             <img src={card.thumb} alt="" loading="lazy" decoding="async" width={square ? 256 : 640} height={square ? 256 : 360} />
           ) : card.type === "font" ? (

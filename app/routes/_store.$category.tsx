@@ -44,7 +44,10 @@ export default function CategoryLandingPage() {
         </section>
       ) : null}
       <section aria-labelledby="cat-best" className="section">
-        <h2 id="cat-best">{t("category.bestSellers")}</h2>
+        <div className="section-head">
+          <h2 id="cat-best">{t("category.bestSellers")}</h2>
+          {landing.space !== "benefit" ? <Link to={`/list/${landing.space}/all`}>{t("home.more")}</Link> : null}
+        </div>
         {landing.bestSellers.length ? (
           <CardGrid cards={landing.bestSellers} locale={locale} label={t("category.bestSellers")} />
         ) : (
@@ -76,7 +79,10 @@ export default function CategoryLandingPage() {
         </section>
       ) : null}
       <section aria-labelledby="cat-new" className="section">
-        <h2 id="cat-new">{t("category.newest")}</h2>
+        <div className="section-head">
+          <h2 id="cat-new">{t("category.newest")}</h2>
+          {landing.space !== "benefit" ? <Link to={`/list/${landing.space}/all?sort=recent`}>{t("home.more")}</Link> : null}
+        </div>
         <CardGrid cards={landing.newest} locale={locale} label={t("category.newest")} />
       </section>
     </>
