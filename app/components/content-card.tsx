@@ -44,7 +44,9 @@ export function ContentCard({ card, locale }: { card: Card; locale: Locale }) {
     <li className={`card card-${card.type}`}>
       <Link to={detailHref(card)} className="card-link" prefetch="intent" {...hover}>
         <div className={`card-thumb${square ? " is-square" : ""}`}>
-          {playing && clip ? <video className="card-clip" src={clip} muted loop autoPlay playsInline aria-hidden="true" tabIndex={-1} /> : null}
+          {playing && clip ? (
+            <video className="card-clip" src={clip} muted loop autoPlay playsInline aria-hidden="true" tabIndex={-1} />
+          ) : null}
           {card.thumb ? (
             <img src={card.thumb} alt="" loading="lazy" decoding="async" width={square ? 256 : 640} height={square ? 256 : 360} />
           ) : card.type === "font" ? (
