@@ -4,12 +4,14 @@ import { sql } from "kysely";
 import { createDb, migrateToLatest } from "../app/db/db.server";
 import { isPostgres } from "../app/db/dialect";
 import { down } from "../app/db/migrations/0001_initial";
+import { down as downSearch } from "../app/db/migrations/0002_search";
 import { countRows, seedDatabase } from "../app/db/seed/index.server";
 import { parseEnv } from "../app/utils/env.server";
 
 const env = parseEnv();
 const db = createDb(env.DATABASE_URL);
 if (process.argv.includes("--reset")) {
+  await downSearch(db);
   await down(db);
   await db.schema.dropTable("kysely_migration").ifExists().execute();
   await db.schema.dropTable("kysely_migration_lock").ifExists().execute();

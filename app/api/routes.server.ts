@@ -4,6 +4,7 @@ import { readShopper } from "../utils/shopper.server";
 import { catalogRoutes } from "./catalog.server";
 import { ok } from "./envelope.server";
 import type { ApiRoute } from "./router.server";
+import { searchRoutes } from "./search.server";
 
 /** The section-7 route table. Each handler parses its input and calls one domain function. */
 export const routes: ApiRoute[] = [
@@ -25,4 +26,5 @@ export const routes: ApiRoute[] = [
     },
   },
   ...catalogRoutes,
+  ...searchRoutes,
 ];

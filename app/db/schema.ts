@@ -305,6 +305,11 @@ export interface MailOutboxTable {
   created_at: string;
 }
 
+export interface SearchTermsTable {
+  term: string;
+  length: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -331,6 +336,7 @@ export interface Database {
   policies: PoliciesTable;
   settings: SettingsTable;
   mail_outbox: MailOutboxTable;
+  search_terms: SearchTermsTable;
 }
 
 export type Content = Selectable<ContentsTable>;

@@ -1,7 +1,9 @@
 import type { Migration } from "kysely";
 import * as m0001 from "./0001_initial";
+import * as m0002 from "./0002_search";
 
 /** Every migration, in order. Imported statically so the server bundle carries them. */
 export const migrations: Record<string, Migration> = {
   "0001_initial": m0001,
+  "0002_search": m0002,
 };

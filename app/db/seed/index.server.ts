@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { reindexContents } from "../../market/search/indexer.server";
 import { hashPassword } from "../../market/users/password.server";
 import type { DB } from "../db.server";
 import type { ContentsType, NewContent, PriceType } from "../schema";
@@ -56,6 +57,9 @@ export async function seedDatabase(db: DB, options: SeedOptions): Promise<{ cont
     const tax = await seedTaxonomy(trx);
     contents = await seedContents(trx, rnd, tax, options.size, log, media.clips);
     await seedThemes(trx, rnd, tax);
+    const t0 = Date.now();
+    await reindexContents(trx);
+    log(`search index written in ${Date.now() - t0} ms`);
     await seedMarketing(trx);
     await seedPassPrices(trx);
     await seedDocuments(trx, now);

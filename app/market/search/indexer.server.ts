@@ -1,0 +1,84 @@
+import { sql } from "kysely";
+import type { DB } from "../../db/db.server";
+import { isPostgres } from "../../db/dialect";
+import { indexTokens } from "./analyze";
+
+const CHUNK = 500;
+
+/**
+ * Writes the search index entries of the given items (all items when `ids` is omitted), replacing what was
+ * there: every change to the catalog calls this for the items it touched, so the index stays in step.
+ */
+export async function reindexContents(db: DB, ids?: number[]): Promise<number> {
+  const pg = isPostgres(db);
+  let done = 0;
+  let lastId = 0;
+  for (;;) {
+    const rows = await db
+      .selectFrom("contents")
+      .leftJoin("taxonomy as cat", "cat.id", "contents.category_id")
+      .leftJoin("taxonomy as genre", "genre.id", "contents.genre_id")
+      .leftJoin("taxonomy as mood", "mood.id", "contents.mood_id")
+      .select([
+        "contents.id",
+        "contents.title_ko",
+        "contents.title_en",
+        "contents.tags_ko",
+        "contents.tags_en",
+        "contents.description_ko",
+        "contents.description_en",
+        "cat.name_ko as cat_ko",
+        "cat.name_en as cat_en",
+        "genre.name_ko as genre_ko",
+        "genre.name_en as genre_en",
+        "mood.name_ko as mood_ko",
+        "mood.name_en as mood_en",
+      ])
+      .$if(ids !== undefined, (q) => q.where("contents.id", "in", ids?.length ? ids : [-1]))
+      .where("contents.id", ">", lastId)
+      .orderBy("contents.id")
+      .limit(CHUNK)
+      .execute();
+    if (!rows.length) break;
+    lastId = rows[rows.length - 1].id;
+    const docs = rows.map((r) => ({
+      id: r.id,
+      title: indexTokens(`${r.title_ko} ${r.title_en}`),
+      tags: indexTokens(
+        [r.tags_ko, r.tags_en, r.cat_ko, r.cat_en, r.genre_ko, r.genre_en, r.mood_ko, r.mood_en]
+          .filter(Boolean)
+          .join(" ")
+          .replaceAll(",", " "),
+      ),
+      body: indexTokens(`${r.description_ko} ${r.description_en}`),
+    }));
+    const chunkIds = docs.map((d) => d.id);
+    if (pg) {
+      await db
+        .deleteFrom("search_documents" as never)
+        .where("content_id" as never, "in", chunkIds as never)
+        .execute();
+      await sql`INSERT INTO search_documents (content_id, document) VALUES ${sql.join(
+        docs.map(
+          (d) =>
+            sql`(${d.id}, setweight(array_to_tsvector(${d.title}::text[]), 'A') || setweight(array_to_tsvector(${d.tags}::text[]), 'B') || setweight(array_to_tsvector(${d.body}::text[]), 'C'))`,
+        ),
+      )}`.execute(db);
+    } else {
+      await sql`DELETE FROM search_fts WHERE rowid IN (${sql.join(chunkIds)})`.execute(db);
+      await sql`INSERT INTO search_fts (rowid, title, tags, body) VALUES ${sql.join(
+        docs.map((d) => sql`(${d.id}, ${d.title.join(" ")}, ${d.tags.join(" ")}, ${d.body.join(" ")})`),
+      )}`.execute(db);
+    }
+    const terms = [...new Set(docs.flatMap((d) => [...d.title, ...d.tags, ...d.body]).filter((t) => /^[a-z]{4,}$/.test(t)))];
+    if (terms.length) {
+      await db
+        .insertInto("search_terms")
+        .values(terms.map((term) => ({ term, length: term.length })))
+        .onConflict((oc) => oc.column("term").doNothing())
+        .execute();
+    }
+    done += rows.length;
+  }
+  return done;
+}

@@ -1,0 +1,194 @@
+import { type RawBuilder, sql } from "kysely";
+import type { DB } from "../../db/db.server";
+import { isPostgres } from "../../db/dialect";
+import type { ContentsType } from "../../db/schema";
+import type { Locale } from "../../i18n/config";
+import { CARD_COLUMNS, type ContentCard, toCard } from "../catalog/cards.server";
+import { listKeywords } from "../catalog/landing.server";
+import { BPM_BANDS } from "../rules";
+import { type Clause, editDistance, normalize, parseQuery, toFts5, toTsquery, typoCandidates } from "./analyze";
+import { PRICE_FILTERS, SEARCH_TYPES, type SearchFilter, type SearchType } from "./filters";
+
+export interface SearchResult {
+  list: ContentCard[];
+  total_count: number;
+  counts: Record<SearchType, number>;
+  /** The query actually searched when the typed one found nothing and a typo was corrected. */
+  corrected: string | null;
+  related: string[];
+  recommended: string[];
+}
+
+/**
+ * Items matching the clauses, from the engine's full-text index, with a relevance score (lower is better)
+ * when `scored`: title hits weigh 100, tag hits 10, description hits 1. Counting needs no score, and
+ * skipping it keeps broad queries cheap.
+ */
+function matches(db: DB, clauses: Clause[], scored: boolean): RawBuilder<{ id: number; score: number }> {
+  if (isPostgres(db)) {
+    const score = scored ? sql`-ts_rank('{0, 0.01, 0.1, 1}', document, q)` : sql`0`;
+    return sql`(SELECT content_id AS id, ${score} AS score FROM search_documents, CAST(${toTsquery(clauses)} AS tsquery) AS q WHERE document @@ q)`;
+  }
+  const score = scored ? sql`bm25(search_fts, 100.0, 10.0, 1.0)` : sql`0`;
+  return sql`(SELECT rowid AS id, ${score} AS score FROM search_fts WHERE search_fts MATCH ${toFts5(clauses)})`;
+}
+
+function filtered(db: DB, f: SearchFilter, clauses: Clause[], scored = false) {
+  let q = clauses.length
+    ? db.selectFrom(matches(db, clauses, scored).as("m")).innerJoin("contents", "contents.id", "m.id")
+    : db.selectFrom("contents").select(sql<number>`0`.as("score"));
+  q = q.where("contents.status", "=", "active");
+  if (f.price === PRICE_FILTERS.paid) q = q.where("contents.price_type", "=", "paid");
+  if (f.price === PRICE_FILTERS.freeBenefit) q = q.where("contents.price_type", "in", ["free", "benefit"]);
+  if (f.categorys.length) {
+    const ids = f.categorys;
+    q = q.where((eb) =>
+      eb.or([eb("contents.category_id", "in", ids), eb("contents.genre_id", "in", ids), eb("contents.mood_id", "in", ids)]),
+    );
+  }
+  if (f.duration_start !== undefined) q = q.where("contents.duration_ms", ">=", f.duration_start * 1000);
+  if (f.duration_end !== undefined) q = q.where("contents.duration_ms", "<=", f.duration_end * 1000);
+  if (f.bpm_start !== undefined) q = q.where("contents.bpm", ">=", f.bpm_start);
+  if (f.bpm_end !== undefined) q = q.where("contents.bpm", "<", f.bpm_end);
+  if (f.ai) q = q.where("contents.contents_type_sub", "=", 3003);
+  else if (f.audioType === "bgm") q = q.where("contents.contents_type_sub", "in", [3002, 3003]);
+  else if (f.audioType === "se") q = q.where("contents.contents_type_sub", "=", 3001);
+  return q;
+}
+
+async function run(db: DB, f: SearchFilter, clauses: Clause[]) {
+  const countRows = await filtered(db, f, clauses)
+    .select(["contents.contents_type", sql<number>`count(*)`.as("n")])
+    .groupBy("contents.contents_type")
+    .execute();
+  const counts = Object.fromEntries(SEARCH_TYPES.map((t) => [t, 0])) as Record<SearchType, number>;
+  for (const r of countRows) {
+    counts[r.contents_type as SearchType] = Number(r.n);
+    counts.all += Number(r.n);
+  }
+  const scored = clauses.length > 0 && f.sort === "accuracy";
+  let page = filtered(db, f, clauses, scored).select(CARD_COLUMNS).select("contents.tags_ko").select("contents.tags_en");
+  if (f.type !== "all") page = page.where("contents.contents_type", "=", f.type as ContentsType);
+  if (f.sort === "recent") page = page.orderBy("contents.released_at", "desc");
+  else if (f.sort === "popular" || !clauses.length) page = page.orderBy("contents.popularity", "desc");
+  else page = page.orderBy(sql`score`).orderBy("contents.popularity", "desc");
+  const rows = await page.orderBy("contents.id").offset(f.offset).limit(f.limit).execute();
+  return { rows, counts };
+}
+
+/** Corrects Latin words of five letters or more to a catalog word one edit away. */
+async function correctTypos(db: DB, keywords: string): Promise<string | null> {
+  let corrected = normalize(keywords);
+  let changed = false;
+  for (const word of typoCandidates(keywords)) {
+    const known = await db.selectFrom("search_terms").select("term").where("term", "=", word).executeTakeFirst();
+    if (known) continue;
+    const near = await db
+      .selectFrom("search_terms")
+      .select("term")
+      .where("length", ">=", word.length - 1)
+      .where("length", "<=", word.length + 1)
+      .execute();
+    const best = near.map((r) => r.term).find((t) => editDistance(word, t, 1) <= 1);
+    if (best) {
+      corrected = corrected.replace(word, best);
+      changed = true;
+    }
+  }
+  return changed ? corrected : null;
+}
+
+/** Keyword search with the spec's filters, per-type counts, related words and recommended keywords. */
+export async function searchContents(db: DB, f: SearchFilter, locale: Locale): Promise<SearchResult> {
+  let clauses = parseQuery(f.keywords);
+  let result = await run(db, f, clauses);
+  let corrected: string | null = null;
+  if (clauses.length && result.counts.all === 0) {
+    corrected = await correctTypos(db, f.keywords);
+    if (corrected) {
+      clauses = parseQuery(corrected);
+      result = await run(db, f, clauses);
+    }
+  }
+  const queryWords = new Set(normalize(corrected ?? f.keywords).split(/\s+/));
+  const tagCounts = new Map<string, number>();
+  for (const r of result.rows)
+    for (const tag of (locale === "ko" ? r.tags_ko : r.tags_en)
+      .split(",")
+      .map((t) => t.trim())
+      .filter(Boolean)) {
+      if (!queryWords.has(normalize(tag))) tagCounts.set(tag, (tagCounts.get(tag) ?? 0) + 1);
+    }
+  const related = clauses.length
+    ? [...tagCounts.entries()]
+        .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+        .slice(0, 8)
+        .map(([t]) => t)
+    : [];
+  const recommended = await listKeywords(db, f.type === "all" ? "home" : f.type, locale);
+  return {
+    list: result.rows.map((r) => toCard(r, locale)),
+    total_count: f.type === "all" ? result.counts.all : result.counts[f.type],
+    counts: result.counts,
+    corrected,
+    related,
+    recommended,
+  };
+}
+
+export interface FilterOptions {
+  type: SearchType;
+  sorts: readonly string[];
+  prices: { value: number; code: string }[];
+  categories: { id: number; name: string }[];
+  genres: { id: number; name: string }[];
+  durations: { code: string; start?: number; end?: number }[];
+  audioTypes: readonly string[];
+  bpmBands: { code: string; start: number; end?: number }[];
+  ai: boolean;
+}
+
+/** What the filters of a search type offer (section 2): audio adds type, duration, BPM and AI BGM; video duration. */
+export async function searchFilterOptions(db: DB, type: SearchType, locale: Locale): Promise<FilterOptions> {
+  const terms = async (kind: "category" | "genre", space: ContentsType) =>
+    (
+      await db
+        .selectFrom("taxonomy")
+        .select(["id", "name_ko", "name_en"])
+        .where("kind", "=", kind)
+        .where("space", "=", space)
+        .orderBy("sort")
+        .execute()
+    ).map((r) => ({ id: r.id, name: locale === "ko" ? r.name_ko : r.name_en }));
+  const durations =
+    type === "video"
+      ? [
+          { code: "under10", end: 10 },
+          { code: "10to30", start: 10, end: 30 },
+          { code: "30to60", start: 30, end: 60 },
+          { code: "over60", start: 60 },
+        ]
+      : type === "audio"
+        ? [
+            { code: "under30", end: 30 },
+            { code: "30to60", start: 30, end: 60 },
+            { code: "1to3min", start: 60, end: 180 },
+            { code: "over3min", start: 180 },
+          ]
+        : [];
+  return {
+    type,
+    sorts: ["accuracy", "popular", "recent"],
+    prices: [
+      { value: PRICE_FILTERS.all, code: "all" },
+      { value: PRICE_FILTERS.paid, code: "paid" },
+      { value: PRICE_FILTERS.freeBenefit, code: "freeBenefit" },
+    ],
+    categories: type === "all" ? [] : await terms("category", type),
+    genres: type === "audio" ? await terms("genre", "audio") : [],
+    durations,
+    audioTypes: type === "audio" ? ["all", "bgm", "se"] : [],
+    bpmBands: type === "audio" ? BPM_BANDS.map((b) => ({ code: b.code, start: b.min, end: b.max ?? undefined })) : [],
+    ai: type === "audio",
+  };
+}

@@ -1,0 +1,251 @@
+import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { CardGrid } from "../components/content-card";
+import { Pagination } from "../components/pagination";
+import { bandOf, SEARCH_TYPES, type SearchFilter, searchFilterSchema } from "../market/search/filters";
+import { searchContents, searchFilterOptions } from "../market/search/search.server";
+import { cacheHeaders } from "../utils/cache";
+import { pageSeo } from "../utils/page.server";
+import { seoMeta } from "../utils/seo";
+
+const FILTER_KEYS = ["sort", "price", "categorys", "duration_start", "duration_end", "audioType", "bpm_start", "bpm_end", "ai"] as const;
+
+/** Parses the address; values that do not fit are dropped (and the page says so) instead of failing. */
+function parseFilter(params: Record<string, string>): { filter: SearchFilter; dropped: boolean } {
+  const input = { ...params };
+  for (let i = 0; i < 5; i++) {
+    const parsed = searchFilterSchema.safeParse(input);
+    if (parsed.success) return { filter: parsed.data, dropped: i > 0 };
+    for (const issue of parsed.error.issues) delete input[String(issue.path[0])];
+  }
+  return { filter: searchFilterSchema.parse({ type: params.type }), dropped: true };
+}
+
+/** /search/{type}?keywords=...: results with per-type counts, filters kept in the address. */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const type = params.type ?? "all";
+  if (!(SEARCH_TYPES as readonly string[]).includes(type)) throw redirect("/404");
+  const url = new URL(request.url);
+  const raw = Object.fromEntries(url.searchParams);
+  const page = Math.max(1, Math.min(1000, Number.parseInt(raw.page ?? "1", 10) || 1));
+  delete raw.page;
+  // The filter form sends ranges as one choice (duration=10-30, bpm=60-90); the address may also carry the
+  // spec's separate start/end parameters.
+  for (const key of ["duration", "bpm"] as const) {
+    if (raw[key] !== undefined) {
+      const [start = "", end = ""] = raw[key].split("-");
+      raw[`${key}_start`] = start;
+      raw[`${key}_end`] = end;
+      delete raw[key];
+    }
+  }
+  if (url.searchParams.has("categorys")) raw.categorys = url.searchParams.getAll("categorys").join(",");
+  const { filter, dropped } = parseFilter({ ...raw, type, offset: String((page - 1) * 42), limit: "42" });
+  const [result, options] = await Promise.all([
+    searchContents(context.db, filter, context.locale),
+    searchFilterOptions(context.db, filter.type, context.locale),
+  ]);
+  const seo = await pageSeo(request, context, { titleKey: "search.title", keep: ["keywords"] });
+  if (filter.keywords) seo.title = `${filter.keywords} – ${seo.title}`;
+  return { filter, page, pages: Math.max(1, Math.ceil(result.total_count / 42)), result, options, dropped, seo, locale: context.locale };
+}
+
+export const headers = cacheHeaders("catalog");
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex, follow" }];
+
+/** The address of the current search with some parameters changed (undefined removes one). */
+function hrefWith(type: string, filter: SearchFilter, changes: Record<string, string | undefined>): string {
+  const params = new URLSearchParams();
+  if (filter.keywords) params.set("keywords", filter.keywords);
+  const current: Record<string, string | undefined> = {
+    sort: filter.sort === "accuracy" ? undefined : filter.sort,
+    price: filter.price === 2 ? undefined : String(filter.price),
+    categorys: filter.categorys.length ? filter.categorys.join(",") : undefined,
+    duration_start: filter.duration_start?.toString(),
+    duration_end: filter.duration_end?.toString(),
+    audioType: filter.audioType === "all" ? undefined : filter.audioType,
+    bpm_start: filter.bpm_start?.toString(),
+    bpm_end: filter.bpm_end?.toString(),
+    ai: filter.ai ? "1" : undefined,
+  };
+  for (const key of FILTER_KEYS) {
+    const value = key in changes ? changes[key] : current[key];
+    if (value !== undefined && value !== "") params.set(key, value);
+  }
+  if (changes.page && changes.page !== "1") params.set("page", changes.page);
+  const query = params.toString();
+  return `/search/${type}${query ? `?${query}` : ""}`;
+}
+
+export default function SearchPage() {
+  const { filter, page, pages, result, options, dropped, locale } = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  const submit = useSubmit();
+  const navigation = useNavigation();
+  const busy = navigation.state === "loading" && navigation.location?.pathname.startsWith("/search");
+  const durationCode = options.durations.find((d) => d.start === filter.duration_start && d.end === filter.duration_end)?.code ?? "";
+  const band = bandOf(filter) ?? "";
+  return (
+    <div className="search-page">
+      <h1>{filter.keywords ? t("search.resultsFor", { keywords: filter.keywords }) : t("search.allItems")}</h1>
+      {dropped ? (
+        <p className="notice-box" role="status">
+          {t("search.invalid")}
+        </p>
+      ) : null}
+      <nav aria-label={t("search.tabs")}>
+        <ul className="tabs">
+          {SEARCH_TYPES.map((type) => (
+            <li key={type}>
+              <Link to={hrefWith(type, { ...filter, categorys: [] }, {})} aria-current={type === filter.type ? "page" : undefined}>
+                {t(`search.type.${type}`)} <span className="badge">{result.counts[type]}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="search-layout">
+        <Form
+          method="get"
+          action={`/search/${filter.type}`}
+          className="search-filters"
+          aria-label={t("search.filters")}
+          onChange={(e) => submit(e.currentTarget, { preventScrollReset: true, replace: true })}
+        >
+          <input type="hidden" name="keywords" value={filter.keywords} />
+          <div className="field">
+            <label htmlFor="sort">{t("search.sort")}</label>
+            <select id="sort" name="sort" defaultValue={filter.sort}>
+              {options.sorts.map((s) => (
+                <option key={s} value={s}>
+                  {t(`search.sorts.${s}`)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <fieldset>
+            <legend>{t("search.price")}</legend>
+            {options.prices.map((p) => (
+              <label key={p.value} className="check">
+                <input type="radio" name="price" value={p.value} defaultChecked={filter.price === p.value} /> {t(`search.prices.${p.code}`)}
+              </label>
+            ))}
+          </fieldset>
+          {options.categories.length ? (
+            <fieldset>
+              <legend>{t("search.category")}</legend>
+              {options.categories.map((c) => (
+                <label key={c.id} className="check">
+                  <input type="checkbox" name="categorys" value={c.id} defaultChecked={filter.categorys.includes(c.id)} /> {c.name}
+                </label>
+              ))}
+            </fieldset>
+          ) : null}
+          {options.genres.length ? (
+            <fieldset>
+              <legend>{t("search.genre")}</legend>
+              {options.genres.map((g) => (
+                <label key={g.id} className="check">
+                  <input type="checkbox" name="categorys" value={g.id} defaultChecked={filter.categorys.includes(g.id)} /> {g.name}
+                </label>
+              ))}
+            </fieldset>
+          ) : null}
+          {options.audioTypes.length ? (
+            <fieldset>
+              <legend>{t("search.audioType")}</legend>
+              {options.audioTypes.map((a) => (
+                <label key={a} className="check">
+                  <input type="radio" name="audioType" value={a} defaultChecked={filter.audioType === a} /> {t(`search.audioTypes.${a}`)}
+                </label>
+              ))}
+              <label className="check">
+                <input type="checkbox" name="ai" value="1" defaultChecked={filter.ai} /> {t("search.ai")}
+              </label>
+            </fieldset>
+          ) : null}
+          {options.durations.length ? (
+            <fieldset>
+              <legend>{t("search.duration")}</legend>
+              <label className="check">
+                <input type="radio" name="duration" value="" defaultChecked={!durationCode} /> {t("search.durations.any")}
+              </label>
+              {options.durations.map((d) => (
+                <label key={d.code} className="check">
+                  <input type="radio" name="duration" value={`${d.start ?? ""}-${d.end ?? ""}`} defaultChecked={durationCode === d.code} />{" "}
+                  {t(`search.durations.${d.code}`)}
+                </label>
+              ))}
+            </fieldset>
+          ) : null}
+          {options.bpmBands.length ? (
+            <fieldset>
+              <legend>{t("search.bpm")}</legend>
+              <label className="check">
+                <input type="radio" name="bpm" value="" defaultChecked={!band} /> {t("search.bpmAny")}
+              </label>
+              {options.bpmBands.map((b) => (
+                <label key={b.code} className="check">
+                  <input type="radio" name="bpm" value={`${b.start}-${b.end ?? ""}`} defaultChecked={band === b.code} />{" "}
+                  {t(`search.bpmBands.${b.code}`)}
+                </label>
+              ))}
+            </fieldset>
+          ) : null}
+          <div className="filter-actions">
+            <button type="submit" className="button">
+              {t("search.apply")}
+            </button>
+            <Link
+              to={hrefWith(filter.type, filter, Object.fromEntries(FILTER_KEYS.map((k) => [k, undefined])))}
+              className="button button-ghost"
+            >
+              {t("search.reset")}
+            </Link>
+          </div>
+        </Form>
+        <section className="search-results" aria-busy={busy} aria-labelledby="results-h">
+          <h2 id="results-h" className="results-count" role="status">
+            {t("search.count", { count: result.total_count })}
+          </h2>
+          {result.corrected ? <p className="notice-box">{t("search.corrected", { corrected: result.corrected })}</p> : null}
+          {result.related.length ? (
+            <div className="keyword-row">
+              <h3>{t("search.related")}</h3>
+              <ul className="chips">
+                {result.related.map((w) => (
+                  <li key={w}>
+                    <Link to={`/search/${filter.type}?keywords=${encodeURIComponent(w)}`}>{w}</Link>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+          {result.total_count === 0 ? (
+            <div className="no-results">
+              <p>
+                <strong>{t("search.noResults", { keywords: filter.keywords })}</strong>
+              </p>
+              <p>{t("search.noResultsHint")}</p>
+            </div>
+          ) : (
+            <CardGrid cards={result.list} locale={locale} label={t("search.title")} />
+          )}
+          <div className="keyword-row">
+            <h3>{t("search.recommended")}</h3>
+            <ul className="chips">
+              {result.recommended.map((w) => (
+                <li key={w}>
+                  <Link to={`/search/${filter.type}?keywords=${encodeURIComponent(w)}`}>{w}</Link>
+                </li>
+              ))}
+            </ul>
+          </div>
+          <Pagination page={page} pages={pages} href={(p) => hrefWith(filter.type, filter, { page: String(p) })} />
+        </section>
+      </div>
+    </div>
+  );
+}
