@@ -2,7 +2,7 @@ import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
-import { CardGrid } from "../components/content-card";
+import { CardGrid, formatDuration } from "../components/content-card";
 import { AudioPlayer } from "../components/previews/audio-player";
 import { FontPreview } from "../components/previews/font-preview";
 import { VideoPreview } from "../components/previews/video-preview";
@@ -147,7 +147,7 @@ export default function ContentDetailPage() {
             {item.durationMs ? (
               <>
                 <dt>{t("item.duration")}</dt>
-                <dd>{`${Math.floor(item.durationMs / 60000)}:${String(Math.round(item.durationMs / 1000) % 60).padStart(2, "0")}`}</dd>
+                <dd>{formatDuration(item.durationMs)}</dd>
               </>
             ) : null}
             {item.bpm && item.bpmBand ? (

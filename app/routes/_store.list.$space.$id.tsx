@@ -25,7 +25,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const id = params.id === "all" ? null : Number(params.id);
   if (id !== null && (!Number.isInteger(id) || id <= 0)) throw redirect("/404");
   const group = id === null ? null : await findGroup(context.db, id, context.locale);
-  if (id !== null && !group) throw redirect("/404");
+  // A category or theme lists its own space; genres and moods are audio terms that also describe video.
+  const fits = group && (group.kind === "genre" || group.kind === "mood" ? ["audio", "video"].includes(space) : group.space === space);
+  if (id !== null && !fits) throw redirect("/404");
   const { page, sort } = query.parse(Object.fromEntries(new URL(request.url).searchParams));
   const result = await listContents(
     context.db,
@@ -78,7 +80,7 @@ export default function ListPage() {
       </p>
       <h1>{title}</h1>
       {categories.length ? (
-        <nav aria-label={space === "package" ? t("list.packageFilter") : t("category.categories")}>
+        <nav aria-label={space === "package" ? t("list.packageFilter") : t("list.categoryFilter")}>
           <ul className="chips">
             <li>
               <Link to={`/list/${space}/all`} aria-current={id === "all" ? "page" : undefined}>

@@ -196,7 +196,7 @@ describe(`catalog pages on ${ENGINE}`, () => {
     const body = await html(`/contents/font?code=${font.code}&text=${encodeURIComponent(text)}`);
     expect(body).toContain(`font/subset?contents_code=${font.code}&text=${encodeURIComponent("가".repeat(100))}"`);
     expect(body).toContain(`value="${"가".repeat(100)}"`);
-    expect(body).toContain('maxLength="100"');
+    expect(body).toContain('maxLength="200"');
   });
 
   it("shows the pricing page: six pass groups in ascending sizes, single-use ranges, packages and notes", async () => {

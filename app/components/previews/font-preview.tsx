@@ -53,9 +53,11 @@ export function FontPreview({ code, initialText, family }: { code: string; initi
             id={`${id}-text`}
             name="text"
             type="text"
-            maxLength={FONT_PREVIEW_MAX}
+            // maxLength counts UTF-16 units; 200 lets 100 emoji through, and the change handler and the
+            // server cut to 100 characters (code points).
+            maxLength={FONT_PREVIEW_MAX * 2}
             value={text}
-            onChange={(e) => setText(e.currentTarget.value.slice(0, FONT_PREVIEW_MAX))}
+            onChange={(e) => setText([...e.currentTarget.value].slice(0, FONT_PREVIEW_MAX).join(""))}
             aria-describedby={`${id}-count`}
           />
           <button type="submit">{t("item.fontPreviewApply")}</button>
