@@ -82,6 +82,38 @@ first.stop();
 
 const big = await startServer(`file:${tmp}/big.sqlite`, tmp, 3302, size);
 const base = "http://127.0.0.1:3302";
+
+/** JavaScript a first visit downloads: the page's scripts and module preloads, gzipped. */
+async function firstVisitJs(path: string) {
+  const html = await (await fetch(base + path, { headers: { "accept-language": "en" } })).text();
+  const srcs = [...html.matchAll(/<(?:script[^>]+src|link[^>]+rel="modulepreload"[^>]+href)="([^"]+\.js)"/g)].map((m) => m[1]);
+  let gz = 0;
+  for (const src of new Set(srcs)) gz += zlib.gzipSync(Buffer.from(await (await fetch(base + src)).arrayBuffer())).length;
+  return Math.round(gz / 1024);
+}
+const db = createDb(`file:${tmp}/big.sqlite`);
+const sample = await db
+  .selectFrom("contents")
+  .select(["code", "contents_type"])
+  .where("status", "=", "active")
+  .orderBy("popularity", "desc")
+  .limit(400)
+  .execute();
+const category = await db
+  .selectFrom("taxonomy")
+  .select("id")
+  .where("kind", "=", "category")
+  .where("space", "=", "audio")
+  .executeTakeFirstOrThrow();
+await db.destroy();
+const details = sample.map((r) => `/contents/${r.contents_type}?code=${r.code}`);
+out.firstVisitJsGzipKB = {
+  home: await firstVisitJs("/"),
+  landing: await firstVisitJs("/audio"),
+  list: await firstVisitJs(`/list/audio/${category.id}`),
+  audioDetail: await firstVisitJs(details.find((d) => d.includes("/audio?")) ?? details[0]),
+  videoDetail: await firstVisitJs(details.find((d) => d.includes("/video?")) ?? details[0]),
+};
 const headers = { "accept-language": "en" };
 out.http = {
   connections: 32,
@@ -90,6 +122,16 @@ out.http = {
   floor_remix_resource: await load(base, ["/api/v1/health"], 32, seconds, headers),
   home: await load(base, ["/"], 32, seconds, headers),
   landings: await load(base, ["/video", "/icon", "/audio", "/font", "/package", "/benefit"], 32, seconds, headers),
+  lists: await load(
+    base,
+    Array.from({ length: 20 }, (_, i) => `/list/audio/${category.id}?page=${i + 1}`),
+    32,
+    seconds,
+    headers,
+  ),
+  details400: await load(base, details, 32, seconds, headers),
+  pricing: await load(base, ["/price", "/price/video", "/price/audio-bgm"], 32, seconds, headers),
+  uncached_signed_in_like_detail: await load(base, details, 32, seconds, { ...headers, cookie: "ngt=bench" }),
 };
 big.stop();
 fs.rmSync(tmp, { recursive: true, force: true });
