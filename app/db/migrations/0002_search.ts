@@ -25,9 +25,30 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("length", "integer", (c) => c.notNull())
     .execute();
   await db.schema.createIndex("search_terms_length_idx").on("search_terms").columns(["length", "term"]).execute();
+  // Text matches are joined to the catalog by id; this narrow covering index answers every search filter,
+  // the per-type counts and the ordering without reading the wide rows.
+  await db.schema
+    .createIndex("contents_search_cover")
+    .on("contents")
+    .columns([
+      "id",
+      "contents_type",
+      "status",
+      "price_type",
+      "contents_type_sub",
+      "bpm",
+      "duration_ms",
+      "category_id",
+      "genre_id",
+      "mood_id",
+      "popularity",
+      "released_at",
+    ])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropIndex("contents_search_cover").ifExists().execute();
   await db.schema.dropTable("search_terms").ifExists().execute();
   if (isPostgres(db)) await db.schema.dropTable("search_documents").ifExists().execute();
   else await sql`DROP TABLE IF EXISTS search_fts`.execute(db);

@@ -19,24 +19,22 @@ export interface SearchResult {
   recommended: string[];
 }
 
-/**
- * Items matching the clauses, from the engine's full-text index, with a relevance score (lower is better)
- * when `scored`: title hits weigh 100, tag hits 10, description hits 1. Counting needs no score, and
- * skipping it keeps broad queries cheap.
- */
-function matches(db: DB, clauses: Clause[], scored: boolean): RawBuilder<{ id: number; score: number }> {
+type Column = "title" | "tags";
+
+/** Ids of the items matching the clauses in the engine's full-text index, optionally in one column only. */
+function matches(db: DB, clauses: Clause[], column?: Column): RawBuilder<{ id: number }> {
   if (isPostgres(db)) {
-    const score = scored ? sql`-ts_rank('{0, 0.01, 0.1, 1}', document, q)` : sql`0`;
-    return sql`(SELECT content_id AS id, ${score} AS score FROM search_documents, CAST(${toTsquery(clauses)} AS tsquery) AS q WHERE document @@ q)`;
+    const weight = column === "title" ? "A" : column === "tags" ? "B" : undefined;
+    return sql`(SELECT content_id AS id FROM search_documents WHERE document @@ CAST(${toTsquery(clauses, weight)} AS tsquery))`;
   }
-  const score = scored ? sql`bm25(search_fts, 100.0, 10.0, 1.0)` : sql`0`;
-  return sql`(SELECT rowid AS id, ${score} AS score FROM search_fts WHERE search_fts MATCH ${toFts5(clauses)})`;
+  const expression = toFts5(clauses);
+  return sql`(SELECT rowid AS id FROM search_fts WHERE search_fts MATCH ${column ? `${column} : (${expression})` : expression})`;
 }
 
-function filtered(db: DB, f: SearchFilter, clauses: Clause[], scored = false) {
+function filtered(db: DB, f: SearchFilter, clauses: Clause[]) {
   let q = clauses.length
-    ? db.selectFrom(matches(db, clauses, scored).as("m")).innerJoin("contents", "contents.id", "m.id")
-    : db.selectFrom("contents").select(sql<number>`0`.as("score"));
+    ? db.selectFrom(matches(db, clauses).as("m")).innerJoin("contents", "contents.id", "m.id")
+    : db.selectFrom("contents");
   q = q.where("contents.status", "=", "active");
   if (f.price === PRICE_FILTERS.paid) q = q.where("contents.price_type", "=", "paid");
   if (f.price === PRICE_FILTERS.freeBenefit) q = q.where("contents.price_type", "in", ["free", "benefit"]);
@@ -56,6 +54,11 @@ function filtered(db: DB, f: SearchFilter, clauses: Clause[], scored = false) {
   return q;
 }
 
+/**
+ * Counts per type, then the page: first the ordered ids (answered from the covering index), then the cards
+ * of those ids. Best Match puts items whose title holds the whole query first, then those whose tags hold
+ * it, then the rest (descriptions and mixed hits), each tier by popularity.
+ */
 async function run(db: DB, f: SearchFilter, clauses: Clause[]) {
   const countRows = await filtered(db, f, clauses)
     .select(["contents.contents_type", sql<number>`count(*)`.as("n")])
@@ -66,13 +69,25 @@ async function run(db: DB, f: SearchFilter, clauses: Clause[]) {
     counts[r.contents_type as SearchType] = Number(r.n);
     counts.all += Number(r.n);
   }
-  const scored = clauses.length > 0 && f.sort === "accuracy";
-  let page = filtered(db, f, clauses, scored).select(CARD_COLUMNS).select("contents.tags_ko").select("contents.tags_en");
-  if (f.type !== "all") page = page.where("contents.contents_type", "=", f.type as ContentsType);
-  if (f.sort === "recent") page = page.orderBy("contents.released_at", "desc");
-  else if (f.sort === "popular" || !clauses.length) page = page.orderBy("contents.popularity", "desc");
-  else page = page.orderBy(sql`score`).orderBy("contents.popularity", "desc");
-  const rows = await page.orderBy("contents.id").offset(f.offset).limit(f.limit).execute();
+  let ids = filtered(db, f, clauses).select("contents.id");
+  if (f.type !== "all") ids = ids.where("contents.contents_type", "=", f.type as ContentsType);
+  if (f.sort === "recent") ids = ids.orderBy("contents.released_at", "desc");
+  else if (f.sort === "popular" || !clauses.length) ids = ids.orderBy("contents.popularity", "desc");
+  else {
+    const tier = sql<number>`CASE WHEN contents.id IN ${matches(db, clauses, "title")} THEN 1 WHEN contents.id IN ${matches(db, clauses, "tags")} THEN 2 ELSE 3 END`;
+    ids = ids.orderBy(tier).orderBy("contents.popularity", "desc");
+  }
+  const pageIds = (await ids.orderBy("contents.id").offset(f.offset).limit(f.limit).execute()).map((r) => r.id);
+  const rows = pageIds.length
+    ? await db
+        .selectFrom("contents")
+        .select(CARD_COLUMNS)
+        .select(["contents.tags_ko", "contents.tags_en"])
+        .where("contents.id", "in", pageIds)
+        .execute()
+    : [];
+  const order = new Map(pageIds.map((id, i) => [id, i]));
+  rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   return { rows, counts };
 }
 
