@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { countCart } from "../market/cart.server";
 import { readShopper } from "../utils/shopper.server";
+import { cartRoutes } from "./cart.server";
 import { catalogRoutes } from "./catalog.server";
 import { ok } from "./envelope.server";
 import type { ApiRoute } from "./router.server";
@@ -27,4 +28,5 @@ export const routes: ApiRoute[] = [
   },
   ...catalogRoutes,
   ...searchRoutes,
+  ...cartRoutes,
 ];

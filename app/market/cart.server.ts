@@ -1,22 +1,170 @@
+import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import type { DB } from "../db/db.server";
-import { CART_KEEP_DAYS } from "./rules";
+import { isPostgres } from "../db/dialect";
+import type { ContentsType } from "../db/schema";
+import type { Locale } from "../i18n/config";
+import type { CART_OUTCOMES } from "./cart-outcomes";
+import { CARD_COLUMNS, type ContentCard, toCard } from "./catalog/cards.server";
+import { vatOf } from "./money";
+import { CART_KEEP_DAYS, CART_MAX_ITEMS } from "./rules";
 
 export interface CartOwner {
   userId: number | null;
   ngt: string | null;
 }
 
-/** Items in a member's cart, or an anonymous cart (ngt), not older than the keep period. */
+/** Cart add outcomes (spec section 8) plus why an item cannot be added at all. */
+export type CartAddCode = (typeof CART_OUTCOMES)[number];
+
+export const newCartToken = () => randomBytes(18).toString("base64url");
+
+const keepSince = (now: Date) => new Date(now.getTime() - CART_KEEP_DAYS * 86_400_000).toISOString();
+
+function ownerFilter<Q extends { where: (...args: any[]) => Q }>(q: Q, owner: CartOwner): Q {
+  return owner.userId
+    ? q.where("carts.user_id", "=", owner.userId)
+    : q.where("carts.ngt", "=", owner.ngt).where("carts.user_id", "is", null);
+}
+
+/** Items in a member's cart, or an anonymous cart (ngt), not older than the keep period (30 days). */
 export async function countCart(db: DB, owner: CartOwner, now = new Date()): Promise<number> {
   if (!owner.userId && !owner.ngt) return 0;
-  const since = new Date(now.getTime() - CART_KEEP_DAYS * 86_400_000).toISOString();
-  const row = await db
-    .selectFrom("carts")
-    .select(sql<number>`count(*)`.as("n"))
-    .$if(Boolean(owner.userId), (q) => q.where("user_id", "=", owner.userId as number))
-    .$if(!owner.userId, (q) => q.where("ngt", "=", owner.ngt as string).where("user_id", "is", null))
-    .where("created_at", ">=", since)
+  const row = await ownerFilter(db.selectFrom("carts").select(sql<number>`count(*)`.as("n")), owner)
+    .where("carts.created_at", ">=", keepSince(now))
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/**
+ * Adds items to a cart, all or nothing per item, in one transaction that holds the cart's lock, so two tabs
+ * adding the 100th item at once leave 100 items, not 101. Answers the first outcome that is not SUCCESS.
+ */
+export async function addToCart(
+  db: DB,
+  owner: CartOwner,
+  items: { code: string; levelFlag?: number }[],
+  now = new Date(),
+): Promise<{ code: CartAddCode; cartCount: number; added: number }> {
+  if (!owner.userId && !owner.ngt) throw new Error("a cart needs an owner");
+  return db.transaction().execute(async (trx) => {
+    if (isPostgres(trx)) {
+      const key = owner.userId ? `user:${owner.userId}` : `ngt:${owner.ngt}`;
+      await sql`SELECT pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
+    }
+    // Expired rows do not count and go now.
+    await ownerFilter(trx.deleteFrom("carts"), owner).where("carts.created_at", "<", keepSince(now)).execute();
+    let count = await countCart(trx, owner, now);
+    let code: CartAddCode = "SUCCESS";
+    let added = 0;
+    for (const item of items) {
+      const content = await trx
+        .selectFrom("contents")
+        .select(["id", "price_type", "status"])
+        .where("code", "=", item.code)
+        .executeTakeFirst();
+      let outcome: CartAddCode = "SUCCESS";
+      if (!content) outcome = "NOT_FOUND";
+      else if (content.status !== "active") outcome = "DISCONTINUED";
+      else if (content.price_type !== "paid") outcome = "FREE_CONTENT";
+      else {
+        const existing = await ownerFilter(trx.selectFrom("carts").select("carts.id"), owner)
+          .where("carts.content_id", "=", content.id)
+          .executeTakeFirst();
+        if (existing) outcome = "ALREADY_HAVE_ITEM";
+        else if (count >= CART_MAX_ITEMS) outcome = "EXCEED_CART";
+        else {
+          await trx
+            .insertInto("carts")
+            .values({
+              user_id: owner.userId,
+              ngt: owner.userId ? null : owner.ngt,
+              content_id: content.id,
+              level_flag: item.levelFlag ?? 0,
+              created_at: now.toISOString(),
+            })
+            .execute();
+          count++;
+          added++;
+        }
+      }
+      if (code === "SUCCESS" && outcome !== "SUCCESS") code = outcome;
+    }
+    return { code, cartCount: count, added };
+  });
+}
+
+export interface CartLine extends ContentCard {
+  cartId: number;
+  addedAt: string;
+}
+
+export interface CartView {
+  lines: CartLine[];
+  counts: Record<ContentsType, number>;
+  /** Totals of the lines shown, VAT excluded / VAT / included, in the visitor's currency. */
+  amount: number;
+  vat: number;
+  total: number;
+}
+
+export async function listCart(db: DB, owner: CartOwner, locale: Locale, type?: ContentsType, now = new Date()): Promise<CartView> {
+  const counts: Record<ContentsType, number> = { video: 0, icon: 0, audio: 0, font: 0, package: 0 };
+  if (!owner.userId && !owner.ngt) return { lines: [], counts, amount: 0, vat: 0, total: 0 };
+  const rows = await ownerFilter(
+    db
+      .selectFrom("carts")
+      .innerJoin("contents", "contents.id", "carts.content_id")
+      .select(CARD_COLUMNS)
+      .select(["carts.id as cart_id", "carts.created_at as added_at"]),
+    owner,
+  )
+    .where("carts.created_at", ">=", keepSince(now))
+    .orderBy("carts.created_at", "desc")
+    .orderBy("carts.id", "desc")
+    .execute();
+  const all = rows.map((r) => ({ ...toCard(r, locale), cartId: r.cart_id, addedAt: r.added_at }));
+  for (const l of all) counts[l.type]++;
+  const lines = type ? all.filter((l) => l.type === type) : all;
+  const payable = lines.filter((l) => !l.discontinued && l.priceType === "paid");
+  const amount = payable.reduce((n, l) => n + l.price, 0);
+  const vat = payable.reduce((n, l) => n + vatOf(l.price), 0);
+  return { lines, counts, amount, vat, total: amount + vat };
+}
+
+/** Removes lines of this owner's cart (others' ids are ignored). Answers how many went. */
+export async function removeFromCart(db: DB, owner: CartOwner, cartIds: number[]): Promise<number> {
+  if (!cartIds.length || (!owner.userId && !owner.ngt)) return 0;
+  const result = await ownerFilter(db.deleteFrom("carts"), owner).where("carts.id", "in", cartIds).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Moves cart lines to the member's favorites (interests) and out of the cart, in one transaction. */
+export async function moveCartToFavorites(db: DB, userId: number, cartIds: number[], now = new Date()): Promise<number> {
+  if (!cartIds.length) return 0;
+  return db.transaction().execute(async (trx) => {
+    const lines = await trx
+      .selectFrom("carts")
+      .select(["id", "content_id"])
+      .where("user_id", "=", userId)
+      .where("id", "in", cartIds)
+      .execute();
+    for (const l of lines) {
+      await trx
+        .insertInto("interests")
+        .values({ user_id: userId, content_id: l.content_id, created_at: now.toISOString() })
+        .onConflict((oc) => oc.columns(["user_id", "content_id"]).doNothing())
+        .execute();
+    }
+    if (lines.length)
+      await trx
+        .deleteFrom("carts")
+        .where(
+          "id",
+          "in",
+          lines.map((l) => l.id),
+        )
+        .execute();
+    return lines.length;
+  });
 }

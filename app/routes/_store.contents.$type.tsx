@@ -2,11 +2,13 @@ import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
+import { CartButtons } from "../components/cart-buttons";
 import { CardGrid, formatDuration } from "../components/content-card";
 import { AudioPlayer } from "../components/previews/audio-player";
 import { FontPreview } from "../components/previews/font-preview";
 import { VideoPreview } from "../components/previews/video-preview";
 import { PriceBox } from "../components/price-box";
+import { CART_OUTCOMES } from "../market/cart-outcomes";
 import { contentDetail, isContentType, relatedContents } from "../market/catalog/detail.server";
 import { FONT_SAMPLE } from "../market/catalog/fonts.server";
 import { withVat } from "../market/money";
@@ -61,7 +63,17 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     },
   };
   const fontText = parsed.data.text ?? FONT_SAMPLE[context.locale];
-  return { item, related: related?.list ?? [], seo, jsonLd, fontText, locale: context.locale, signedIn: Boolean(shopper.viewer) };
+  const cartOutcome = z.enum(CART_OUTCOMES).nullable().catch(null).parse(url.searchParams.get("cart"));
+  return {
+    item,
+    related: related?.list ?? [],
+    seo,
+    jsonLd,
+    fontText,
+    locale: context.locale,
+    signedIn: Boolean(shopper.viewer),
+    cartOutcome,
+  };
 }
 
 export const headers = cacheHeaders("catalog");
@@ -69,10 +81,9 @@ export const headers = cacheHeaders("catalog");
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? [...seoMeta(data.seo), { "script:ld+json": data.jsonLd }] : []);
 
 export default function ContentDetailPage() {
-  const { item, related, fontText, locale, signedIn } = useLoaderData<typeof loader>();
+  const { item, related, fontText, locale, signedIn, cartOutcome } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   const here = `/contents/${item.type}?code=${item.code}`;
-  const signIn = `/login?redirectTo=${encodeURIComponent(here)}`;
   const typeName = item.type === "audio" && item.sub ? t(`item.audioSub.${item.sub}`) : t(`item.types.${item.type}`);
   return (
     <article className="detail">
@@ -107,17 +118,7 @@ export default function ContentDetailPage() {
           <PriceBox priceType={item.priceType} price={item.price} currency={item.currency} locale={locale} />
           <p>{t(`item.requirement.${item.requirement}`)}</p>
           {!item.discontinued && item.priceType === "paid" ? (
-            <div className="detail-actions">
-              <Link className="button" to={signedIn ? "/cart" : signIn}>
-                {t("item.addToCart")}
-              </Link>
-              <Link className="button button-secondary" to={signedIn ? "/cart" : signIn}>
-                {t("item.buyNow")}
-              </Link>
-              <Link className="button button-ghost" to={signedIn ? "/mypage/interest" : signIn}>
-                {t("item.addToFavorites")}
-              </Link>
-            </div>
+            <CartButtons code={item.code} here={here} signedIn={signedIn} initialOutcome={cartOutcome} />
           ) : null}
           <dl className="facts">
             {item.category ? (

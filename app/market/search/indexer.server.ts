@@ -6,6 +6,17 @@ import { indexTokens } from "./analyze";
 const CHUNK = 500;
 
 /**
+ * A tsvector in PostgreSQL's input format with a position and a weight per token (A title, B tags, C
+ * description). Weights live on positions, so a vector without positions (array_to_tsvector) would lose them.
+ */
+export function tsvectorText(d: { title: string[]; tags: string[]; body: string[] }): string {
+  let position = 0;
+  const part = (tokens: string[], weight: "A" | "B" | "C") =>
+    tokens.map((t) => `'${t.replaceAll("\\", "\\\\").replaceAll("'", "''")}':${Math.min(++position, 16383)}${weight}`);
+  return [...part(d.title, "A"), ...part(d.tags, "B"), ...part(d.body, "C")].join(" ");
+}
+
+/**
  * Writes the search index entries of the given items (all items when `ids` is omitted), replacing what was
  * there: every change to the catalog calls this for the items it touched, so the index stays in step.
  */
@@ -58,12 +69,9 @@ export async function reindexContents(db: DB, ids?: number[]): Promise<number> {
         .deleteFrom("search_documents" as never)
         .where("content_id" as never, "in", chunkIds as never)
         .execute();
-      await sql`INSERT INTO search_documents (content_id, document) VALUES ${sql.join(
-        docs.map(
-          (d) =>
-            sql`(${d.id}, setweight(array_to_tsvector(${d.title}::text[]), 'A') || setweight(array_to_tsvector(${d.tags}::text[]), 'B') || setweight(array_to_tsvector(${d.body}::text[]), 'C'))`,
-        ),
-      )}`.execute(db);
+      await sql`INSERT INTO search_documents (content_id, document) VALUES ${sql.join(docs.map((d) => sql`(${d.id}, CAST(${tsvectorText(d)} AS tsvector))`))}`.execute(
+        db,
+      );
     } else {
       await sql`DELETE FROM search_fts WHERE rowid IN (${sql.join(chunkIds)})`.execute(db);
       await sql`INSERT INTO search_fts (rowid, title, tags, body) VALUES ${sql.join(

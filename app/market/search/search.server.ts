@@ -45,7 +45,7 @@ function filtered(db: DB, f: SearchFilter, clauses: Clause[]) {
     );
   }
   if (f.duration_start !== undefined) q = q.where("contents.duration_ms", ">=", f.duration_start * 1000);
-  if (f.duration_end !== undefined) q = q.where("contents.duration_ms", "<=", f.duration_end * 1000);
+  if (f.duration_end !== undefined) q = q.where("contents.duration_ms", "<", f.duration_end * 1000);
   if (f.bpm_start !== undefined) q = q.where("contents.bpm", ">=", f.bpm_start);
   if (f.bpm_end !== undefined) q = q.where("contents.bpm", "<", f.bpm_end);
   if (f.ai) q = q.where("contents.contents_type_sub", "=", 3003);
@@ -103,10 +103,11 @@ async function correctTypos(db: DB, keywords: string): Promise<string | null> {
       .select("term")
       .where("length", ">=", word.length - 1)
       .where("length", "<=", word.length + 1)
+      .orderBy("term")
       .execute();
     const best = near.map((r) => r.term).find((t) => editDistance(word, t, 1) <= 1);
     if (best) {
-      corrected = corrected.replace(word, best);
+      corrected = corrected.replace(new RegExp(`(?<![a-z])${word}(?![a-z])`), best);
       changed = true;
     }
   }

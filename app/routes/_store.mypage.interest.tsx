@@ -1,0 +1,117 @@
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { safeRedirect } from "remix-utils/safe-redirect";
+import { z } from "zod";
+import { ContentCard } from "../components/content-card";
+import { CONTENT_TYPES } from "../market/catalog/detail.server";
+import { addFavorites, favoritesToCart, listFavorites, removeFavorites } from "../market/interests.server";
+import { requireViewer } from "../utils/auth.server";
+import { pageSeo } from "../utils/page.server";
+import { seoMeta } from "../utils/seo";
+
+const ids = z.preprocess((v) => (Array.isArray(v) ? v : v === undefined ? [] : [v]), z.array(z.coerce.number().int().positive()).max(200));
+const schema = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("add"),
+    code: z.string().regex(/^[A-Z]{2}\d{7}$/),
+    redirectTo: z.string().optional(),
+    js: z.string().optional(),
+  }),
+  z.object({ intent: z.literal("remove"), interest_id: ids }),
+  z.object({ intent: z.literal("cart"), interest_id: ids }),
+]);
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const viewer = await requireViewer(request, context);
+  const type = z
+    .enum(CONTENT_TYPES)
+    .optional()
+    .catch(undefined)
+    .parse(new URL(request.url).searchParams.get("type") ?? undefined);
+  const [favorites, seo] = await Promise.all([
+    listFavorites(context.db, viewer.id, context.locale, type),
+    pageSeo(request, context, { titleKey: "favorites.title" }),
+  ]);
+  return { favorites, type: type ?? null, seo, locale: context.locale };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const viewer = await requireViewer(request, context);
+  const form = await request.formData();
+  const parsed = schema.safeParse({ ...Object.fromEntries(form), interest_id: form.getAll("interest_id") });
+  if (!parsed.success) return data({ ok: false, message: "cart.nothingSelected", count: 0 }, { status: 400 });
+  const input = parsed.data;
+  if (input.intent === "add") {
+    await addFavorites(context.db, viewer.id, [input.code]);
+    if (!input.js) return redirect(safeRedirect(input.redirectTo, "/mypage/interest"));
+    return data({ ok: true, message: "favorites.added", count: 1 });
+  }
+  if (!input.interest_id.length) return data({ ok: false, message: "cart.nothingSelected", count: 0 }, { status: 400 });
+  if (input.intent === "remove") {
+    const count = await removeFavorites(context.db, viewer.id, input.interest_id);
+    return data({ ok: true, message: "favorites.removed", count });
+  }
+  const result = await favoritesToCart(context.db, viewer.id, input.interest_id);
+  return data({ ok: result.code === "SUCCESS", message: `cart.result.${result.code}`, count: result.added });
+}
+
+export default function FavoritesPage() {
+  const { favorites, type, locale } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const { t } = useTranslation();
+  const busy = navigation.state === "submitting";
+  return (
+    <section>
+      <h1>{t("favorites.title")}</h1>
+      <nav aria-label={t("cart.tabs")}>
+        <ul className="tabs">
+          <li>
+            <Link to="/mypage/interest" aria-current={type === null ? "page" : undefined}>
+              {t("search.type.all")}
+            </Link>
+          </li>
+          {(["video", "icon", "audio", "package", "font"] as const).map((k) => (
+            <li key={k}>
+              <Link to={`/mypage/interest?type=${k}`} aria-current={type === k ? "page" : undefined}>
+                {t(`item.types.${k}`)} <span className="badge">{favorites.counts[k]}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div role="status" aria-live="polite" className="form-result">
+        {result?.message ? t(result.message, { count: result.count }) : null}
+      </div>
+      {favorites.list.length === 0 ? (
+        <p>{t("favorites.empty")}</p>
+      ) : (
+        <Form method="post">
+          <div className="cart-toolbar">
+            <button type="submit" name="intent" value="cart" className="button" disabled={busy}>
+              {t("favorites.toCart")}
+            </button>
+            <button type="submit" name="intent" value="remove" className="button button-ghost" disabled={busy}>
+              {t("favorites.remove")}
+            </button>
+          </div>
+          <ul className="card-grid" aria-label={t("favorites.title")}>
+            {favorites.list.map((f) => (
+              <li key={f.interestId} className="favorite">
+                <label className="check">
+                  <input type="checkbox" name="interest_id" value={f.interestId} /> {t("cart.select", { title: f.title })}
+                </label>
+                <ul className="card-grid single">
+                  <ContentCard card={f} locale={locale} />
+                </ul>
+              </li>
+            ))}
+          </ul>
+        </Form>
+      )}
+    </section>
+  );
+}
