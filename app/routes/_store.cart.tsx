@@ -54,7 +54,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = cartActionSchema.safeParse(formObject(await request.formData()));
-  if (!parsed.success) return data({ message: "cart.nothingSelected" as const, count: 0, code: null }, { status: 400 });
+  if (!parsed.success) return data({ message: "cart.nothingSelected" as const, count: 0, code: null });
   const input = parsed.data;
   if (input.intent === "add") {
     const { owner, setCookie } = await cartOwner(request, context, { create: true });
@@ -67,18 +67,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
       back.searchParams.set("cart", result.code);
       return redirect(back.pathname + back.search, { headers });
     }
-    return data(
-      { code: result.code, cartCount: result.cartCount, message: null, count: 0 },
-      { headers, status: result.code === "SUCCESS" ? 200 : 409 },
-    );
+    // Every outcome is an answer the page shows, not a failed request.
+    return data({ code: result.code, cartCount: result.cartCount, message: null, count: 0 }, { headers });
   }
   const { owner, viewer } = await cartOwner(request, context);
-  if (!input.cart_id.length) return data({ message: "cart.nothingSelected" as const, count: 0, code: null }, { status: 400 });
+  if (!input.cart_id.length) return data({ message: "cart.nothingSelected" as const, count: 0, code: null });
   if (input.intent === "remove") {
     const count = await removeFromCart(context.db, owner, input.cart_id);
     return data({ message: "cart.deleted" as const, count, code: null });
   }
-  if (!viewer) return data({ message: "cart.guestFavorites" as const, count: 0, code: null }, { status: 401 });
+  if (!viewer) return data({ message: "cart.guestFavorites" as const, count: 0, code: null });
   const count = await moveCartToFavorites(context.db, viewer.id, input.cart_id);
   return data({ message: "cart.moved" as const, count, code: null });
 }

@@ -42,14 +42,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const form = await request.formData();
   const parsed = schema.safeParse({ ...Object.fromEntries(form), interest_id: form.getAll("interest_id") });
-  if (!parsed.success) return data({ ok: false, message: "cart.nothingSelected", count: 0 }, { status: 400 });
+  if (!parsed.success) return data({ ok: false, message: "cart.nothingSelected", count: 0 });
   const input = parsed.data;
   if (input.intent === "add") {
     await addFavorites(context.db, viewer.id, [input.code]);
     if (!input.js) return redirect(safeRedirect(input.redirectTo, "/mypage/interest"));
     return data({ ok: true, message: "favorites.added", count: 1 });
   }
-  if (!input.interest_id.length) return data({ ok: false, message: "cart.nothingSelected", count: 0 }, { status: 400 });
+  if (!input.interest_id.length) return data({ ok: false, message: "cart.nothingSelected", count: 0 });
   if (input.intent === "remove") {
     const count = await removeFavorites(context.db, viewer.id, input.interest_id);
     return data({ ok: true, message: "favorites.removed", count });
