@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { safeRedirect } from "remix-utils/safe-redirect";
 import { z } from "zod";
@@ -87,8 +87,12 @@ export default function CartPage() {
   const navigation = useNavigation();
   const { t } = useTranslation();
   const formRef = useRef<HTMLFormElement>(null);
-  const [selected, setSelected] = useState<Set<number>>(new Set());
-  useEffect(() => setSelected(new Set()), [cart.lines.length, type]);
+  // The selection belongs to the lines shown: when they change (deleted, moved, another tab) it starts empty.
+  const linesKey = `${type}:${cart.lines.map((l) => l.cartId).join(",")}`;
+  const [selection, setSelection] = useState<{ key: string; ids: Set<number> }>({ key: linesKey, ids: new Set() });
+  const selected = selection.key === linesKey ? selection.ids : new Set<number>();
+  const setSelected = (update: Set<number> | ((prev: Set<number>) => Set<number>)) =>
+    setSelection({ key: linesKey, ids: typeof update === "function" ? update(selected) : update });
   const busy = navigation.state === "submitting" && navigation.formAction?.startsWith("/cart");
   const allSelected = cart.lines.length > 0 && selected.size === cart.lines.length;
   const toggle = (id: number, on: boolean) =>
