@@ -14,7 +14,8 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 /** Opens the database named by a DATABASE_URL (`file:...` for SQLite, `postgres://...`). */
 export function createDb(url: string, options: { poolSize?: number } = {}): DB {
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
-    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+    // Short web queries: parallel plans cost more than they save, and re-run hashed subplans per worker.
+    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, options: "-c max_parallel_workers_per_gather=0" });
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const file = url.replace(/^file:/, "");

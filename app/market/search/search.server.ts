@@ -19,21 +19,28 @@ export interface SearchResult {
   recommended: string[];
 }
 
-type Column = "title" | "tags";
-
-/** Ids of the items matching the clauses in the engine's full-text index, optionally in one column only. */
-function matches(db: DB, clauses: Clause[], column?: Column): RawBuilder<{ id: number }> {
+/**
+ * Items matching the clauses in the engine's full-text index. With `tiered`, each carries its Best Match
+ * tier: 1 when its title holds the whole query, 2 when its tags do, 3 otherwise; without, tier is 0.
+ */
+function matches(db: DB, clauses: Clause[], tiered: boolean): RawBuilder<{ id: number; tier: number }> {
   if (isPostgres(db)) {
-    const weight = column === "title" ? "A" : column === "tags" ? "B" : undefined;
-    return sql`(SELECT content_id AS id FROM search_documents WHERE document @@ CAST(${toTsquery(clauses, weight)} AS tsquery))`;
+    // The tier is read from the row's own vector: no second scan of the index.
+    const tier = tiered
+      ? sql`CASE WHEN document @@ CAST(${toTsquery(clauses, "A")} AS tsquery) THEN 1 WHEN document @@ CAST(${toTsquery(clauses, "B")} AS tsquery) THEN 2 ELSE 3 END`
+      : sql`0`;
+    return sql`(SELECT content_id AS id, ${tier} AS tier FROM search_documents WHERE document @@ CAST(${toTsquery(clauses)} AS tsquery))`;
   }
   const expression = toFts5(clauses);
-  return sql`(SELECT rowid AS id FROM search_fts WHERE search_fts MATCH ${column ? `${column} : (${expression})` : expression})`;
+  const tier = tiered
+    ? sql`CASE WHEN rowid IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ${`title : (${expression})`}) THEN 1 WHEN rowid IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ${`tags : (${expression})`}) THEN 2 ELSE 3 END`
+    : sql`0`;
+  return sql`(SELECT rowid AS id, ${tier} AS tier FROM search_fts WHERE search_fts MATCH ${expression})`;
 }
 
-function filtered(db: DB, f: SearchFilter, clauses: Clause[]) {
+function filtered(db: DB, f: SearchFilter, clauses: Clause[], tiered = false) {
   let q = clauses.length
-    ? db.selectFrom(matches(db, clauses).as("m")).innerJoin("contents", "contents.id", "m.id")
+    ? db.selectFrom(matches(db, clauses, tiered).as("m")).innerJoin("contents", "contents.id", "m.id")
     : db.selectFrom("contents");
   q = q.where("contents.status", "=", "active");
   if (f.price === PRICE_FILTERS.paid) q = q.where("contents.price_type", "=", "paid");
@@ -69,14 +76,12 @@ async function run(db: DB, f: SearchFilter, clauses: Clause[]) {
     counts[r.contents_type as SearchType] = Number(r.n);
     counts.all += Number(r.n);
   }
-  let ids = filtered(db, f, clauses).select("contents.id");
+  const tiered = clauses.length > 0 && f.sort === "accuracy";
+  let ids = filtered(db, f, clauses, tiered).select("contents.id");
   if (f.type !== "all") ids = ids.where("contents.contents_type", "=", f.type as ContentsType);
   if (f.sort === "recent") ids = ids.orderBy("contents.released_at", "desc");
   else if (f.sort === "popular" || !clauses.length) ids = ids.orderBy("contents.popularity", "desc");
-  else {
-    const tier = sql<number>`CASE WHEN contents.id IN ${matches(db, clauses, "title")} THEN 1 WHEN contents.id IN ${matches(db, clauses, "tags")} THEN 2 ELSE 3 END`;
-    ids = ids.orderBy(tier).orderBy("contents.popularity", "desc");
-  }
+  else ids = ids.orderBy(sql`m.tier`).orderBy("contents.popularity", "desc");
   const pageIds = (await ids.orderBy("contents.id").offset(f.offset).limit(f.limit).execute()).map((r) => r.id);
   const rows = pageIds.length
     ? await db
