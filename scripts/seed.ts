@@ -5,12 +5,14 @@ import { createDb, migrateToLatest } from "../app/db/db.server";
 import { isPostgres } from "../app/db/dialect";
 import { down } from "../app/db/migrations/0001_initial";
 import { down as downSearch } from "../app/db/migrations/0002_search";
+import { down as downWithdrawals } from "../app/db/migrations/0003_withdrawals";
 import { countRows, seedDatabase } from "../app/db/seed/index.server";
 import { parseEnv } from "../app/utils/env.server";
 
 const env = parseEnv();
 const db = createDb(env.DATABASE_URL);
 if (process.argv.includes("--reset")) {
+  await downWithdrawals(db);
   await downSearch(db);
   await down(db);
   await db.schema.dropTable("kysely_migration").ifExists().execute();

@@ -64,7 +64,7 @@ export const cartRoutes: ApiRoute[] = [
       const result = await addToCart(
         call.context.db,
         { userId: viewer?.id ?? null, ngt: token },
-        input.contents_list.map((i) => ({ code: i.item_code, levelFlag: i.contents_file_type })),
+        input.contents_list.map((i) => ({ code: i.item_code, levelFlag: i.contents_file_type, type: i.item_type })),
       );
       const payload = {
         state: result.code === "SUCCESS" ? "SUCCESS" : "ERROR",

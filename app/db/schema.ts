@@ -310,6 +310,14 @@ export interface SearchTermsTable {
   length: number;
 }
 
+export interface WithdrawalsTable {
+  id: Generated<number>;
+  reason: string;
+  detail: string | null;
+  user_type: number;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -337,6 +345,7 @@ export interface Database {
   settings: SettingsTable;
   mail_outbox: MailOutboxTable;
   search_terms: SearchTermsTable;
+  withdrawals: WithdrawalsTable;
 }
 
 export type Content = Selectable<ContentsTable>;

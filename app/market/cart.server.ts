@@ -43,7 +43,7 @@ export async function countCart(db: DB, owner: CartOwner, now = new Date()): Pro
 export async function addToCart(
   db: DB,
   owner: CartOwner,
-  items: { code: string; levelFlag?: number }[],
+  items: { code: string; levelFlag?: number; type?: ContentsType }[],
   now = new Date(),
 ): Promise<{ code: CartAddCode; cartCount: number; added: number }> {
   if (!owner.userId && !owner.ngt) throw new Error("a cart needs an owner");

@@ -2,7 +2,6 @@ import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { safeRedirect } from "remix-utils/safe-redirect";
 import { z } from "zod";
 import { detailHref, PriceTag } from "../components/content-card";
 import { addToCart, listCart, moveCartToFavorites, removeFromCart } from "../market/cart.server";
@@ -10,6 +9,7 @@ import { CONTENT_TYPES } from "../market/catalog/detail.server";
 import { formatMoney } from "../market/money";
 import { cartOwner } from "../utils/cart-owner.server";
 import { pageSeo } from "../utils/page.server";
+import { safePath } from "../utils/redirect";
 import { seoMeta } from "../utils/seo";
 
 const ids = z.preprocess((v) => (Array.isArray(v) ? v : v === undefined ? [] : [v]), z.array(z.coerce.number().int().positive()).max(100));
@@ -63,7 +63,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (setCookie) headers.append("Set-Cookie", setCookie);
     // Without JavaScript the form posts here directly: go back to the page with the outcome in the address.
     if (!input.js) {
-      const back = new URL(safeRedirect(input.redirectTo, "/cart"), "http://x");
+      const back = new URL(safePath(input.redirectTo, "/cart"), "http://x");
       back.searchParams.set("cart", result.code);
       return redirect(back.pathname + back.search, { headers });
     }

@@ -3,12 +3,12 @@ import { parseWithZod } from "@conform-to/zod";
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { safeRedirect } from "remix-utils/safe-redirect";
 import { z } from "zod";
 import { FormErrors, TextField } from "../components/forms";
 import { joinMarket } from "../market/users/auth.server";
 import { signedInCookies } from "../utils/auth.server";
 import { pageSeo } from "../utils/page.server";
+import { safePath } from "../utils/redirect";
 import { seoMeta } from "../utils/seo";
 import { readShopper } from "../utils/shopper.server";
 
@@ -29,7 +29,7 @@ export const joinSchema = z.object({
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { viewer } = await readShopper(request, context);
   if (viewer) throw redirect("/");
-  const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "/");
+  const redirectTo = safePath(new URL(request.url).searchParams.get("redirectTo"), "/");
   return { redirectTo, seo: await pageSeo(request, context, { titleKey: "auth.joinTitle" }) };
 }
 
@@ -51,7 +51,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!result.ok) return data(submission.reply({ fieldErrors: { email: ["auth.emailTaken"] }, hideFields: ["password"] }), { status: 409 });
   const headers = new Headers();
   for (const c of await signedInCookies(context, result.sessionId, result.user.userType)) headers.append("Set-Cookie", c);
-  return redirect(`/welcome?join_market=1&redirectTo=${encodeURIComponent(safeRedirect(v.redirectTo, "/"))}`, { headers });
+  return redirect(`/welcome?join_market=1&redirectTo=${encodeURIComponent(safePath(v.redirectTo, "/"))}`, { headers });
 }
 
 export default function JoinPage() {

@@ -3,12 +3,12 @@ import { parseWithZod } from "@conform-to/zod";
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { safeRedirect } from "remix-utils/safe-redirect";
 import { z } from "zod";
 import { FormErrors, TextField } from "../components/forms";
 import { signIn } from "../market/users/auth.server";
 import { signedInCookies } from "../utils/auth.server";
 import { pageSeo } from "../utils/page.server";
+import { safePath } from "../utils/redirect";
 import { seoMeta } from "../utils/seo";
 import { readShopper } from "../utils/shopper.server";
 
@@ -21,7 +21,7 @@ export const signInSchema = z.object({
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  const redirectTo = safeRedirect(url.searchParams.get("redirectTo"), "/");
+  const redirectTo = safePath(url.searchParams.get("redirectTo"), "/");
   const { viewer } = await readShopper(request, context);
   if (viewer) throw redirect(redirectTo);
   return { redirectTo, seo: await pageSeo(request, context, { titleKey: "auth.signInTitle" }) };
@@ -48,7 +48,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const headers = new Headers();
   for (const c of await signedInCookies(context, result.sessionId, result.user.userType)) headers.append("Set-Cookie", c);
-  return redirect(safeRedirect(submission.value.redirectTo, "/"), { headers });
+  return redirect(safePath(submission.value.redirectTo, "/"), { headers });
 }
 
 export default function SignInPage() {

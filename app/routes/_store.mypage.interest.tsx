@@ -1,13 +1,14 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { safeRedirect } from "remix-utils/safe-redirect";
 import { z } from "zod";
 import { ContentCard } from "../components/content-card";
 import { CONTENT_TYPES } from "../market/catalog/detail.server";
+import { MarketError } from "../market/errors";
 import { addFavorites, favoritesToCart, listFavorites, removeFavorites } from "../market/interests.server";
 import { requireViewer } from "../utils/auth.server";
 import { pageSeo } from "../utils/page.server";
+import { safePath } from "../utils/redirect";
 import { seoMeta } from "../utils/seo";
 
 const ids = z.preprocess((v) => (Array.isArray(v) ? v : v === undefined ? [] : [v]), z.array(z.coerce.number().int().positive()).max(200));
@@ -45,8 +46,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.success) return data({ ok: false, message: "cart.nothingSelected", count: 0 });
   const input = parsed.data;
   if (input.intent === "add") {
-    await addFavorites(context.db, viewer.id, [input.code]);
-    if (!input.js) return redirect(safeRedirect(input.redirectTo, "/mypage/interest"));
+    try {
+      await addFavorites(context.db, viewer.id, [input.code]);
+    } catch (error) {
+      if (!(error instanceof MarketError)) throw error;
+      if (!input.js) return redirect(safePath(input.redirectTo, "/mypage/interest"));
+      return data({ ok: false, message: `cart.result.${error.code}`, count: 0 });
+    }
+    if (!input.js) return redirect(safePath(input.redirectTo, "/mypage/interest"));
     return data({ ok: true, message: "favorites.added", count: 1 });
   }
   if (!input.interest_id.length) return data({ ok: false, message: "cart.nothingSelected", count: 0 });

@@ -1,15 +1,15 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { safeRedirect } from "remix-utils/safe-redirect";
 import { requireViewer } from "../utils/auth.server";
 import { pageSeo } from "../utils/page.server";
+import { safePath } from "../utils/redirect";
 import { seoMeta } from "../utils/seo";
 
 /** /welcome greets a new market member (also reached with join_market=1). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
-  const next = safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "/");
+  const next = safePath(new URL(request.url).searchParams.get("redirectTo"), "/");
   return { nickname: viewer.nickname, next, seo: await pageSeo(request, context, { titleKey: "auth.welcomeTitle" }) };
 }
 

@@ -2,8 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { safeRedirect } from "remix-utils/safe-redirect";
 import { pageSeo } from "../utils/page.server";
+import { safePath } from "../utils/redirect";
 import { seoMeta } from "../utils/seo";
 
 /**
@@ -11,7 +11,7 @@ import { seoMeta } from "../utils/seo";
  * download bridge): it forwards to a same-site `to` address, with a link for when scripts are off.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const to = safeRedirect(new URL(request.url).searchParams.get("to"), "/");
+  const to = safePath(new URL(request.url).searchParams.get("to"), "/");
   return { to, seo: await pageSeo(request, context, { titleKey: "loadingPage.title" }) };
 }
 

@@ -15,7 +15,9 @@ export async function cartOwner(
 ): Promise<{ owner: CartOwner; viewer: Viewer | null; setCookie: string | null }> {
   const { viewer, ngt } = await readShopper(request, context);
   if (viewer) return { owner: { userId: viewer.id, ngt: null }, viewer, setCookie: null };
-  if (ngt || !options.create) return { owner: { userId: null, ngt }, viewer: null, setCookie: null };
+  if (!options.create) return { owner: { userId: null, ngt }, viewer: null, setCookie: null };
+  // Each add renews the token's 30 days, so the cart lives as long as its newest line.
+  if (ngt) return { owner: { userId: null, ngt }, viewer: null, setCookie: await shopCookies(context.env).ngt.serialize(ngt) };
   const token = newCartToken();
   return { owner: { userId: null, ngt: token }, viewer: null, setCookie: await shopCookies(context.env).ngt.serialize(token) };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { safePath } from "../../app/utils/redirect";
 import { canonicalUrl, seoMeta } from "../../app/utils/seo";
 
 describe("page metadata", () => {
@@ -14,5 +15,23 @@ describe("page metadata", () => {
     expect(tags).toContainEqual({ tagName: "link", rel: "canonical", href: "https://m/audio" });
     expect(tags).toContainEqual({ property: "og:locale", content: "ko_KR" });
     expect(seoMeta(undefined)).toEqual([]);
+  });
+});
+
+describe("safe redirects", () => {
+  it("keeps same-site paths and refuses everything that a browser could read as another site", () => {
+    expect(safePath("/cart?type=video", "/")).toBe("/cart?type=video");
+    for (const bad of [
+      "//evil.example",
+      "https://evil.example",
+      "/\t/evil.example/x",
+      "/\\evil.example",
+      "/\n/evil",
+      "evil",
+      null,
+      undefined,
+    ]) {
+      expect(safePath(bad as string, "/home")).toBe("/home");
+    }
   });
 });

@@ -1,0 +1,90 @@
+import type { DB } from "../../db/db.server";
+import { MarketError } from "../errors";
+import { YOUTUBE_LOCK_DAYS } from "../rules";
+
+export const WITHDRAW_REASONS = ["not_using", "price", "content", "other_service", "privacy", "other"] as const;
+export type WithdrawReason = (typeof WITHDRAW_REASONS)[number];
+
+export interface Account {
+  id: number;
+  email: string;
+  nickname: string;
+  userType: number;
+  organization: string | null;
+  marketEmailAgree: boolean;
+  youtubeChannelId: string | null;
+  /** When the channel may be changed again (90 days after registration or edit), if it is locked now. */
+  youtubeUnlocksAt: string | null;
+}
+
+export async function getAccount(db: DB, userId: number, now = new Date()): Promise<Account> {
+  const u = await db.selectFrom("users").selectAll().where("id", "=", userId).executeTakeFirst();
+  if (!u) throw new MarketError("NOT_FOUND", 404, "No such member");
+  const unlocks = u.youtube_channel_updated_at ? new Date(Date.parse(u.youtube_channel_updated_at) + YOUTUBE_LOCK_DAYS * 86_400_000) : null;
+  return {
+    id: u.id,
+    email: u.email,
+    nickname: u.nickname,
+    userType: u.user_type,
+    organization: u.organization,
+    marketEmailAgree: u.market_email_agree === 1,
+    youtubeChannelId: u.youtube_channel_id,
+    youtubeUnlocksAt: unlocks && unlocks > now ? unlocks.toISOString() : null,
+  };
+}
+
+export async function updateProfile(db: DB, userId: number, input: { nickname: string; marketEmailAgree: boolean }): Promise<void> {
+  await db
+    .updateTable("users")
+    .set({ nickname: input.nickname.trim(), market_email_agree: input.marketEmailAgree ? 1 : 0 })
+    .where("id", "=", userId)
+    .execute();
+}
+
+/** Registers or changes the member's YouTube channel; refused while the 90-day lock holds. */
+export async function setYoutubeChannel(db: DB, userId: number, channelId: string, now = new Date()): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const account = await getAccount(trx, userId, now);
+    if (account.youtubeUnlocksAt) throw new MarketError("YOUTUBE_LOCKED", 409, `Locked until ${account.youtubeUnlocksAt}`);
+    await trx
+      .updateTable("users")
+      .set({ youtube_channel_id: channelId, youtube_channel_updated_at: now.toISOString() })
+      .where("id", "=", userId)
+      .execute();
+  });
+}
+
+/**
+ * Removes every piece of the member's market data in one transaction (sessions, cart, favorites, passes,
+ * downloads, purchase requests and inquiries go with the user row; payment records are kept anonymous for the
+ * legal retention period; licences stay with the integrated company account, unlinked from the market). The
+ * reason is kept without personal data.
+ */
+export async function withdrawMember(
+  db: DB,
+  userId: number,
+  reason: { code: WithdrawReason; detail?: string },
+  now = new Date(),
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const user = await trx.selectFrom("users").select(["id", "user_type"]).where("id", "=", userId).executeTakeFirst();
+    if (!user) throw new MarketError("NOT_FOUND", 404, "No such member");
+    await trx.updateTable("licenses").set({ user_id: null }).where("user_id", "=", userId).execute();
+    for (const table of ["downloads", "passes", "carts", "interests", "sessions", "support_tickets", "purchase_requests"] as const) {
+      const column = table === "purchase_requests" ? "owner_user_id" : "user_id";
+      await trx.deleteFrom(table).where(column, "=", userId).execute();
+    }
+    // Payment records stay for the period the E-Commerce Act requires, with nothing left that names the member.
+    await trx.updateTable("orders").set({ user_id: null, buyer_email: null }).where("user_id", "=", userId).execute();
+    await trx.deleteFrom("users").where("id", "=", userId).execute();
+    await trx
+      .insertInto("withdrawals")
+      .values({
+        reason: reason.code,
+        detail: reason.detail?.slice(0, 500) ?? null,
+        user_type: user.user_type,
+        created_at: now.toISOString(),
+      })
+      .execute();
+  });
+}

@@ -1,0 +1,36 @@
+import { sql } from "kysely";
+import type { DB } from "../../db/db.server";
+
+/** My page home: what the member has at a glance, all from the database. */
+export async function memberSummary(db: DB, userId: number, now = new Date()) {
+  const count = async (table: "interests" | "carts" | "passes" | "orders" | "downloads", extra?: (q: any) => any) => {
+    let q = db.selectFrom(table).select(sql<number>`count(*)`.as("n")).where("user_id", "=", userId);
+    if (extra) q = extra(q);
+    return Number((await q.executeTakeFirstOrThrow()).n);
+  };
+  const [favorites, cart, activePasses, orders, downloads, licenses, recentOrders] = await Promise.all([
+    count("interests"),
+    count("carts"),
+    count("passes", (q) => q.where("status", "=", "available").where("expires_at", ">", now.toISOString())),
+    count("orders"),
+    count("downloads"),
+    db
+      .selectFrom("licenses")
+      .select(["id", "serial", "alias", "status", "license_type", "valid_until", "pc_name"])
+      .where("user_id", "=", userId)
+      .orderBy("sort_order")
+      .orderBy("id")
+      .execute(),
+    db
+      .selectFrom("orders")
+      .select(["order_no", "status", "currency", "total", "ptime", "created_at"])
+      .where("user_id", "=", userId)
+      .orderBy("created_at", "desc")
+      .limit(5)
+      .execute(),
+  ]);
+  const hasActiveLicense = licenses.some(
+    (l) => ["registered", "unlimited"].includes(l.status) && (!l.valid_until || l.valid_until > now.toISOString()),
+  );
+  return { favorites, cart, activePasses, orders, downloads, licenses, recentOrders, hasActiveLicense };
+}

@@ -1,0 +1,99 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { formatMoney } from "../market/money";
+import { memberSummary } from "../market/users/summary.server";
+import { requireViewer } from "../utils/auth.server";
+import { pageSeo } from "../utils/page.server";
+import { seoMeta } from "../utils/seo";
+
+/** /mypage/home (and /mypage): passes, payments, downloads, favorites and licences at a glance. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const viewer = await requireViewer(request, context);
+  const [summary, seo] = await Promise.all([memberSummary(context.db, viewer.id), pageSeo(request, context, { titleKey: "mypage.title" })]);
+  return { nickname: viewer.nickname, summary, seo, locale: context.locale };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
+
+export default function MyPageHome() {
+  const { nickname, summary, locale } = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  const date = (iso: string) =>
+    new Intl.DateTimeFormat(locale === "ko" ? "ko-KR" : "en-US", { dateStyle: "medium", timeZone: "Asia/Seoul" }).format(new Date(iso));
+  const tiles = [
+    ["passes", summary.activePasses, "/price"],
+    ["orders", summary.orders, null],
+    ["downloads", summary.downloads, null],
+    ["favorites", summary.favorites, "/mypage/interest"],
+    ["cart", summary.cart, "/cart"],
+  ] as const;
+  return (
+    <section>
+      <h1>{t("mypage.greeting", { name: nickname })}</h1>
+      {!summary.hasActiveLicense ? (
+        <p className="notice-box" role="status">
+          {t("mypage.noProduct")}
+        </p>
+      ) : null}
+      <ul className="summary-tiles">
+        {tiles.map(([key, value, href]) => (
+          <li key={key}>
+            <span className="muted">{t(`mypage.${key}`)}</span>
+            {href ? (
+              <Link to={href} className="tile-value">
+                {value}
+              </Link>
+            ) : (
+              <span className="tile-value">{value}</span>
+            )}
+          </li>
+        ))}
+      </ul>
+      <section className="section" aria-labelledby="mp-licenses">
+        <h2 id="mp-licenses">{t("mypage.licenses")}</h2>
+        {summary.licenses.length ? (
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th scope="col">{t("mypage.alias")}</th>
+                <th scope="col">{t("mypage.serial")}</th>
+                <th scope="col">{t("mypage.status")}</th>
+                <th scope="col">{t("mypage.validUntil")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {summary.licenses.map((l) => (
+                <tr key={l.id}>
+                  <td>{l.alias ?? "—"}</td>
+                  <td>{l.serial}</td>
+                  <td>{t(`embedded.licenseStatus.${l.status}`)}</td>
+                  <td>{l.valid_until ? date(l.valid_until) : t("mypage.permanent")}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          <p>{t("mypage.noLicenses")}</p>
+        )}
+      </section>
+      <section className="section" aria-labelledby="mp-orders">
+        <h2 id="mp-orders">{t("mypage.recentOrders")}</h2>
+        {summary.recentOrders.length ? (
+          <ul>
+            {summary.recentOrders.map((o) => (
+              <li key={o.order_no}>
+                {date(o.created_at)} · {o.order_no} · {formatMoney(o.total, o.currency as "KRW" | "USD", locale)}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p>{t("mypage.noOrders")}</p>
+        )}
+      </section>
+      <p>
+        <Link to="/mypage/member">{t("mypage.member")}</Link>
+      </p>
+    </section>
+  );
+}
