@@ -1,4 +1,4 @@
-import { useFetcher } from "@remix-run/react";
+import { Form, useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useHydrated } from "remix-utils/use-hydrated";
@@ -60,6 +60,15 @@ export function CartButtons({
           {t("item.addToCart")}
         </button>
       </cart.Form>
+      {/* Buying goes through the cart: the item is added and the cart opens (checkout starts there). */}
+      <Form method="post" action="/cart">
+        <input type="hidden" name="intent" value="add" />
+        <input type="hidden" name="code" value={code} />
+        <input type="hidden" name="redirectTo" value="/cart" />
+        <button type="submit" className="button button-secondary">
+          {t("item.buyNow")}
+        </button>
+      </Form>
       {signedIn ? (
         <fav.Form method="post" action="/mypage/interest">
           <input type="hidden" name="intent" value="add" />

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { detailHref, PriceTag } from "../components/content-card";
 import { addToCart, listCart, moveCartToFavorites, removeFromCart } from "../market/cart.server";
+import { CART_OUTCOMES } from "../market/cart-outcomes";
 import { CONTENT_TYPES } from "../market/catalog/detail.server";
 import { formatMoney } from "../market/money";
 import { cartOwner } from "../utils/cart-owner.server";
@@ -47,7 +48,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     listCart(context.db, owner, context.locale, type),
     pageSeo(request, context, { titleKey: "cart.title" }),
   ]);
-  return { cart, type: type ?? null, signedIn: Boolean(viewer), seo, locale: context.locale };
+  const outcome = z.enum(CART_OUTCOMES).nullable().catch(null).parse(url.searchParams.get("cart"));
+  return { cart, type: type ?? null, signedIn: Boolean(viewer), seo, locale: context.locale, outcome };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
@@ -82,7 +84,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function CartPage() {
-  const { cart, type, signedIn, locale } = useLoaderData<typeof loader>();
+  const { cart, type, signedIn, locale, outcome } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const { t } = useTranslation();
@@ -129,7 +131,11 @@ export default function CartPage() {
         </p>
       ) : null}
       <div role="status" aria-live="polite" className="form-result">
-        {result?.message ? t(result.message, { count: result.count }) : null}
+        {result?.message
+          ? t(result.message, { count: result.count })
+          : outcome && outcome !== "SUCCESS"
+            ? t(`cart.result.${outcome}`)
+            : null}
       </div>
       {cart.lines.length === 0 ? (
         <p>{t("cart.empty")}</p>

@@ -225,4 +225,27 @@ describe(`catalog pages on ${ENGINE}`, () => {
     expect(body).toContain("로그인하고 구매하기");
     expect((await call("/price/nope", en)).headers.get("location")).toBe("/404");
   });
+
+  it("buys through the cart: Buy now adds the item and opens the cart", async () => {
+    const item = await db
+      .selectFrom("contents")
+      .select(["code", "contents_type", "title_en"])
+      .where("price_type", "=", "paid")
+      .where("status", "=", "active")
+      .executeTakeFirstOrThrow();
+    const page = await html(`/contents/${item.contents_type}?code=${item.code}`);
+    expect(page).toMatch(/<input type="hidden" name="redirectTo" value="\/cart"\/>/);
+    const res = await call("/cart", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "accept-language": "en" },
+      body: new URLSearchParams({ intent: "add", code: item.code, redirectTo: "/cart" }),
+    });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/cart?cart=SUCCESS");
+    const cookie = res.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    expect(await html("/cart?cart=SUCCESS", { headers: { "accept-language": "en", cookie } } as typeof en)).toContain(item.title_en);
+  });
 });
