@@ -60,9 +60,7 @@ export default function PriceDetailPage() {
           ))}
         </fieldset>
         {viewer?.business ? (
-          <p className="notice-box" role="status">
-            {t("price.businessCannotBuy")}
-          </p>
+          <p className="notice-box">{t("price.businessCannotBuy")}</p>
         ) : viewer ? (
           <button type="submit" className="button">
             {t("price.buy")}
@@ -76,6 +74,23 @@ export default function PriceDetailPage() {
           </>
         )}
       </Form>
+      {viewer?.business ? (
+        // The spec's pop-up for business accounts: the service is for individual members; confirming signs out.
+        <section className="popup" role="alertdialog" aria-labelledby={`${id}-pop`} aria-modal="false">
+          <p id={`${id}-pop`}>{t("price.individualOnly")}</p>
+          <div className="popup-actions">
+            <Form method="post" action="/logout">
+              <input type="hidden" name="redirectTo" value={`/price/${slug}`} />
+              <button type="submit" className="button">
+                {t("price.confirmSignOut")}
+              </button>
+            </Form>
+            <Link to="/price" className="button button-ghost">
+              {t("price.cancel")}
+            </Link>
+          </div>
+        </section>
+      ) : null}
       <ul className="muted">
         <li>{t("price.notice.vat")}</li>
         <li>{t("price.notice.deduct")}</li>

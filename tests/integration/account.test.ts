@@ -161,4 +161,16 @@ describe(`my page: home, account, YouTube channel and withdrawal on ${ENGINE}`, 
     );
     expect((await call("/mypage/home", { headers: { cookie } })).status).toBe(302);
   });
+
+  it("tells a business account that passes are for individual members and signs it out on confirm", async () => {
+    const cookie = await signIn(DEMO.business.email, "192.0.2.15");
+    const page = await text(await call("/price/video", { headers: { cookie, "accept-language": "en" } }));
+    expect(page).toContain('role="alertdialog"');
+    expect(page).toContain("This service is for individual members.");
+    expect(page).toContain("Business members cannot buy subscriptions.");
+    expect(page).not.toContain(">Buy this pass<");
+    const out = await post("/logout", cookie, { redirectTo: "/price/video" });
+    expect(out.headers.get("location")).toBe("/price/video");
+    expect(out.headers.getSetCookie().find((c) => c.startsWith("gsi="))).toMatch(/Max-Age=0/);
+  });
 });
