@@ -1,4 +1,6 @@
 import type { DB } from "../db/db.server";
+import { MarketError } from "./errors";
+import { ALIAS_MAX } from "./license-rules";
 
 export interface LicenseIdentity {
   id: number;
@@ -56,4 +58,147 @@ export async function identifyLicense(db: DB, serial: string, hwInfo: string): P
     validUntil: row.valid_until,
     productVersion: row.product_version,
   };
+}
+
+export interface MemberLicense {
+  id: number;
+  serial: string;
+  alias: string | null;
+  email: string;
+  status: string;
+  licenseType: string;
+  pcName: string | null;
+  validUntil: string | null;
+  remainingDays: number | null;
+  sortOrder: number;
+}
+
+/** The member's licences in their chosen order, optionally searched by keyword (alias, key, PC, e-mail) and type. */
+export async function listMemberLicenses(
+  db: DB,
+  userId: number,
+  filter: { keyword?: string; type?: string } = {},
+  now = new Date(),
+): Promise<MemberLicense[]> {
+  let q = db.selectFrom("licenses").selectAll().where("user_id", "=", userId);
+  if (filter.type) q = q.where("license_type", "=", filter.type);
+  if (filter.keyword) {
+    const like = `%${filter.keyword.toLowerCase()}%`;
+    q = q.where((eb) =>
+      eb.or(
+        (["alias", "serial", "pc_name", "email"] as const).map((c) => eb(eb.fn("lower", [eb.fn.coalesce(c, eb.val(""))]), "like", like)),
+      ),
+    );
+  }
+  const rows = await q.orderBy("sort_order").orderBy("id").execute();
+  return rows.map((r) => ({
+    id: r.id,
+    serial: r.serial,
+    alias: r.alias,
+    email: r.email,
+    status: r.status,
+    licenseType: r.license_type,
+    pcName: r.pc_name,
+    validUntil: r.valid_until,
+    remainingDays: r.valid_until ? Math.max(0, Math.ceil((Date.parse(r.valid_until) - now.getTime()) / 86_400_000)) : null,
+    sortOrder: r.sort_order,
+  }));
+}
+
+/** Renames one of the member's licences (an empty alias clears it). */
+export async function setLicenseAlias(db: DB, userId: number, licenseId: number, alias: string): Promise<boolean> {
+  const value = alias.trim().slice(0, ALIAS_MAX) || null;
+  const result = await db
+    .updateTable("licenses")
+    .set({ alias: value })
+    .where("id", "=", licenseId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Saves a new order: `ids` must be exactly the member's licences. */
+export async function reorderLicenses(db: DB, userId: number, ids: number[]): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const own = (await trx.selectFrom("licenses").select("id").where("user_id", "=", userId).execute())
+      .map((r) => r.id)
+      .sort((a, b) => a - b);
+    const given = [...new Set(ids)].sort((a, b) => a - b);
+    if (own.length !== given.length || own.some((id, i) => id !== given[i]))
+      throw new MarketError("BAD_ORDER", 400, "order must list each of your licences once");
+    for (const [i, id] of ids.entries()) await trx.updateTable("licenses").set({ sort_order: i }).where("id", "=", id).execute();
+  });
+}
+
+/** Moves one licence a place up or down (the keyboard and no-JavaScript alternative to dragging). */
+export async function moveLicense(db: DB, userId: number, licenseId: number, direction: "up" | "down"): Promise<void> {
+  const ids = (await listMemberLicenses(db, userId)).map((l) => l.id);
+  const from = ids.indexOf(licenseId);
+  const to = direction === "up" ? from - 1 : from + 1;
+  if (from < 0 || to < 0 || to >= ids.length) return;
+  [ids[from], ids[to]] = [ids[to], ids[from]];
+  await reorderLicenses(db, userId, ids);
+}
+
+export interface AliasRowResult {
+  row: number;
+  serial: string;
+  ok: boolean;
+  problem?: "missing" | "not_found" | "too_long";
+}
+
+/** Applies aliases from a sheet (product key, alias per row), one transaction; reports each row. */
+export async function importAliases(db: DB, userId: number, rows: { serial: string; alias: string }[]): Promise<AliasRowResult[]> {
+  return db.transaction().execute(async (trx) => {
+    const results: AliasRowResult[] = [];
+    for (const [i, r] of rows.entries()) {
+      const row = i + 1;
+      const serial = r.serial.trim();
+      if (!serial || !r.alias.trim()) {
+        results.push({ row, serial, ok: false, problem: "missing" });
+        continue;
+      }
+      if ([...r.alias.trim()].length > ALIAS_MAX) {
+        results.push({ row, serial, ok: false, problem: "too_long" });
+        continue;
+      }
+      const result = await trx
+        .updateTable("licenses")
+        .set({ alias: r.alias.trim() })
+        .where("serial", "=", serial)
+        .where("user_id", "=", userId)
+        .executeTakeFirst();
+      results.push(Number(result.numUpdatedRows) === 1 ? { row, serial, ok: true } : { row, serial, ok: false, problem: "not_found" });
+    }
+    return results;
+  });
+}
+
+/** Links a licence bought without an account (key and licensing e-mail must match) to the member. */
+export async function linkNonMemberLicense(
+  db: DB,
+  userId: number,
+  serial: string,
+  email: string,
+): Promise<"LINKED" | "NOT_FOUND" | "NOT_NONMEMBER"> {
+  return db.transaction().execute(async (trx) => {
+    const licence = await trx
+      .selectFrom("licenses")
+      .select(["id", "owner_kind", "email", "user_id"])
+      .where("serial", "=", serial.trim())
+      .executeTakeFirst();
+    if (!licence || licence.email.toLowerCase() !== email.trim().toLowerCase()) return "NOT_FOUND";
+    if (licence.owner_kind !== "nonmember" || licence.user_id !== null) return "NOT_NONMEMBER";
+    const last = await trx
+      .selectFrom("licenses")
+      .select((eb) => eb.fn.max<number>("sort_order").as("m"))
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+    await trx
+      .updateTable("licenses")
+      .set({ user_id: userId, owner_kind: "individual", sort_order: Number(last?.m ?? -1) + 1 })
+      .where("id", "=", licence.id)
+      .execute();
+    return "LINKED";
+  });
 }

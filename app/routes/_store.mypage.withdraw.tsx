@@ -3,7 +3,8 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
-import { WITHDRAW_REASONS, withdrawMember } from "../market/users/account.server";
+import { withdrawMember } from "../market/users/account.server";
+import { WITHDRAW_REASONS } from "../market/users/withdraw-reasons";
 import { requireViewer, signedOutCookies } from "../utils/auth.server";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";

@@ -1,9 +1,7 @@
 import type { DB } from "../../db/db.server";
 import { MarketError } from "../errors";
 import { YOUTUBE_LOCK_DAYS } from "../rules";
-
-export const WITHDRAW_REASONS = ["not_using", "price", "content", "other_service", "privacy", "other"] as const;
-export type WithdrawReason = (typeof WITHDRAW_REASONS)[number];
+import type { WithdrawReason } from "./withdraw-reasons";
 
 export interface Account {
   id: number;
