@@ -22,7 +22,7 @@ describe(`licence management on ${ENGINE}`, () => {
     });
   const upload = (name: string, bytes: Uint8Array, type: string) => {
     const form = new FormData();
-    form.append("sheet", new File([bytes], name, { type }));
+    form.append("sheet", new File([bytes as Uint8Array<ArrayBuffer>], name, { type }));
     return call("/mypage/licenses", { method: "POST", headers: { "accept-language": "en", cookie }, body: form });
   };
   const order = async () => {
