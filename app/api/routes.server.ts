@@ -6,6 +6,7 @@ import { catalogRoutes } from "./catalog.server";
 import { ok } from "./envelope.server";
 import type { ApiRoute } from "./router.server";
 import { searchRoutes } from "./search.server";
+import { userRoutes } from "./users.server";
 
 /** The section-7 route table. Each handler parses its input and calls one domain function. */
 export const routes: ApiRoute[] = [
@@ -29,4 +30,5 @@ export const routes: ApiRoute[] = [
   ...catalogRoutes,
   ...searchRoutes,
   ...cartRoutes,
+  ...userRoutes,
 ];

@@ -1,0 +1,170 @@
+import { z } from "zod";
+import { readAliasSheet } from "../market/alias-sheet.server";
+import { MarketError } from "../market/errors";
+import { LICENSE_TYPES } from "../market/license-rules";
+import { importAliases, listMemberLicenses, reorderLicenses, setLicenseAlias } from "../market/licenses.server";
+import { getAccount, setYoutubeChannel, updateProfile, withdrawMember } from "../market/users/account.server";
+import { WITHDRAW_REASONS } from "../market/users/withdraw-reasons";
+import { parseChannelId } from "../market/users/youtube";
+import { readShopper } from "../utils/shopper.server";
+import { ok } from "./envelope.server";
+import type { ApiCall, ApiRoute } from "./router.server";
+
+async function member(call: ApiCall) {
+  const { viewer } = await readShopper(call.request, call.context);
+  if (!viewer) throw new MarketError("UNAUTHORIZED", 401, "Sign in first: send the authorizationToken header");
+  return viewer;
+}
+
+async function json(call: ApiCall) {
+  try {
+    return await call.request.json();
+  } catch {
+    throw new MarketError("BAD_JSON", 400, "The body must be JSON");
+  }
+}
+
+const CHANNEL_MESSAGES = {
+  required: "Please enter a valid channel ID.",
+  invalidUrl: "Please enter a valid URL address.",
+  invalidId: "Your channel ID is invalid. Please enter a valid channel ID.",
+} as const;
+
+/** The member's account and licences (spec section 7: users, users/youtube, users/licenses...). */
+export const userRoutes: ApiRoute[] = [
+  {
+    method: "GET",
+    path: "users",
+    handler: async (call) => {
+      const account = await getAccount(call.context.db, (await member(call)).id);
+      return ok({
+        nickname: account.nickname,
+        email: account.email,
+        user_type: account.userType,
+        organization: account.organization,
+        market_email_agree: account.marketEmailAgree ? 1 : 0,
+        channel_id: account.youtubeChannelId,
+        channel_unlocks_at: account.youtubeUnlocksAt,
+      });
+    },
+  },
+  {
+    method: "POST",
+    path: "users",
+    handler: async (call) => {
+      const viewer = await member(call);
+      const input = z.object({ market_email_agree: z.union([z.literal(0), z.literal(1), z.boolean()]) }).parse(await json(call));
+      const account = await getAccount(call.context.db, viewer.id);
+      await updateProfile(call.context.db, viewer.id, {
+        nickname: account.nickname,
+        marketEmailAgree: input.market_email_agree === 1 || input.market_email_agree === true,
+      });
+      return ok({ state: "SUCCESS" });
+    },
+  },
+  {
+    method: "DELETE",
+    path: "users",
+    handler: async (call) => {
+      const viewer = await member(call);
+      const input = z
+        .object({ reason: z.enum(WITHDRAW_REASONS).default("other"), detail: z.string().max(500).optional() })
+        .parse(await json(call));
+      await withdrawMember(call.context.db, viewer.id, { code: input.reason, detail: input.detail });
+      return ok({ state: "SUCCESS" });
+    },
+  },
+  {
+    method: "POST",
+    path: "users/youtube",
+    handler: async (call) => {
+      const viewer = await member(call);
+      const input = z.object({ channel_id: z.string().max(200) }).parse(await json(call));
+      const parsed = parseChannelId(input.channel_id);
+      if ("problem" in parsed) throw new MarketError("INVALID_CHANNEL", 400, CHANNEL_MESSAGES[parsed.problem]);
+      await setYoutubeChannel(call.context.db, viewer.id, parsed.id);
+      return ok({ state: "SUCCESS", channel_id: parsed.id });
+    },
+  },
+  {
+    method: "GET",
+    path: "users/licenses",
+    handler: async (call) => {
+      const viewer = await member(call);
+      const q = z
+        .object({
+          type: z.enum(LICENSE_TYPES).optional(),
+          keyword: z.string().max(50).optional(),
+          serial: z.string().max(60).optional(),
+          email: z.string().max(254).optional(),
+          offset: z.coerce.number().int().min(0).default(0),
+          limit: z.coerce.number().int().min(1).max(100).default(20),
+        })
+        .parse(Object.fromEntries(call.query));
+      let list = await listMemberLicenses(call.context.db, viewer.id, { keyword: q.keyword, type: q.type });
+      if (q.serial) list = list.filter((l) => l.serial === q.serial);
+      if (q.email) list = list.filter((l) => l.email.toLowerCase() === q.email?.toLowerCase());
+      return ok({ list: list.slice(q.offset, q.offset + q.limit), total_count: list.length });
+    },
+  },
+  {
+    method: "GET",
+    path: "users/licenses/view",
+    handler: async (call) => {
+      const viewer = await member(call);
+      const serial = z
+        .string()
+        .min(1, "send the license_id header")
+        .parse(call.request.headers.get("license_id") ?? "", { path: ["license_id"] });
+      const licence = (await listMemberLicenses(call.context.db, viewer.id)).find((l) => l.serial === serial);
+      if (!licence) throw new MarketError("NOT_FOUND", 404, "No license key with this information found. Please check again.");
+      return ok(licence);
+    },
+  },
+  {
+    method: "POST",
+    path: "users/licenses/aliases",
+    handler: async (call) => {
+      const viewer = await member(call);
+      const input = z
+        .object({
+          list: z
+            .array(z.object({ id: z.number().int().positive(), alias: z.string().max(200) }))
+            .min(1)
+            .max(200),
+        })
+        .parse(await json(call));
+      let updated = 0;
+      for (const item of input.list) if (await setLicenseAlias(call.context.db, viewer.id, item.id, item.alias)) updated++;
+      return ok({ state: "SUCCESS", updated });
+    },
+  },
+  {
+    method: "POST",
+    path: "users/licenses/orders",
+    handler: async (call) => {
+      const viewer = await member(call);
+      const input = z.object({ order: z.array(z.number().int().positive()).min(1).max(500) }).parse(await json(call));
+      await reorderLicenses(call.context.db, viewer.id, input.order);
+      return ok({ state: "SUCCESS" });
+    },
+  },
+  ...(["POST", "PUT"] as const).map(
+    (method): ApiRoute => ({
+      method,
+      path: "users/licenses/aliases/fileupload",
+      handler: async (call) => {
+        const viewer = await member(call);
+        const form = await call.request.formData().catch(() => null);
+        const file = form?.get("file") ?? form?.get("sheet");
+        if (!(file instanceof File) || file.size === 0 || file.size > 1_000_000)
+          throw new MarketError("BAD_FILE", 400, "file: an .xlsx or .csv of at most 1 MB");
+        const rows = await readAliasSheet(file.name, Buffer.from(await file.arrayBuffer())).catch(() => {
+          throw new MarketError("BAD_FILE", 400, "file: an .xlsx or .csv of at most 1 MB");
+        });
+        const results = await importAliases(call.context.db, viewer.id, rows);
+        return ok({ list: results, total_count: results.length, count: results.filter((r) => r.ok).length });
+      },
+    }),
+  ),
+];
