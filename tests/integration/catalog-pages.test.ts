@@ -248,4 +248,22 @@ describe(`catalog pages on ${ENGINE}`, () => {
       .join("; ");
     expect(await html("/cart?cart=SUCCESS", { headers: { "accept-language": "en", cookie } } as typeof en)).toContain(item.title_en);
   });
+
+  it("lists notices 15 a page, pinned first, and shows one", async () => {
+    const all = await db
+      .selectFrom("notices")
+      .select(["id", "title_en", "pinned"])
+      .orderBy("pinned", "desc")
+      .orderBy("published_at", "desc")
+      .orderBy("id", "desc")
+      .execute();
+    const page1 = await html("/notice");
+    const ids = [...page1.matchAll(/href="\/notice\/(\d+)"/g)].map((m) => Number(m[1]));
+    expect(ids).toEqual(all.slice(0, 15).map((n) => n.id));
+    expect(page1).toContain('href="/notice?page=2"');
+    const page2 = await html("/notice?page=2");
+    expect([...page2.matchAll(/href="\/notice\/(\d+)"/g)].map((m) => Number(m[1]))).toEqual(all.slice(15, 30).map((n) => n.id));
+    expect(await html(`/notice/${all[0].id}`)).toContain(`<h1>${all[0].title_en}</h1>`);
+    expect((await call("/notice/99999", en)).headers.get("location")).toBe("/404");
+  });
 });
