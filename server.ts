@@ -76,6 +76,9 @@ app.use(
       },
     },
     crossOriginEmbedderPolicy: false,
+    // "no-referrer" (helmet's default) makes Chromium send `Origin: null` on form posts, which Remix's CSRF
+    // check refuses: every form without JavaScript would fail.
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
     strictTransportSecurity: Boolean(env.PUBLIC_URL?.startsWith("https://")),
   }),
 );

@@ -1,5 +1,6 @@
 import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CardGrid } from "../components/content-card";
 import { Pagination } from "../components/pagination";
@@ -79,6 +80,9 @@ function hrefWith(type: string, filter: SearchFilter, changes: Record<string, st
   return `/search/${type}${query ? `?${query}` : ""}`;
 }
 
+/** A tab keeps every choice, so the count on a tab is exactly what it shows; Reset clears them. */
+const tabHref = (type: string, filter: SearchFilter) => hrefWith(type, filter, {});
+
 export default function SearchPage() {
   const { filter, page, pages, result, options, dropped, locale } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
@@ -87,6 +91,22 @@ export default function SearchPage() {
   const busy = navigation.state === "loading" && navigation.location?.pathname.startsWith("/search");
   const durationCode = options.durations.find((d) => d.start === filter.duration_start && d.end === filter.duration_end)?.code ?? "";
   const band = bandOf(filter) ?? "";
+  // The controls follow the loaded search: after Reset, Back or Forward they show what the results are for.
+  const loaded = {
+    sort: filter.sort,
+    price: String(filter.price),
+    categorys: filter.categorys.map(String),
+    audioType: filter.audioType,
+    ai: filter.ai,
+    duration: options.durations.find((d) => d.code === durationCode) ? `${filter.duration_start ?? ""}-${filter.duration_end ?? ""}` : "",
+    bpm: band ? `${filter.bpm_start ?? ""}-${filter.bpm_end ?? ""}` : "",
+  };
+  const signature = JSON.stringify(loaded);
+  const [values, setValues] = useState(loaded);
+  useEffect(() => setValues(JSON.parse(signature)), [signature]);
+  const set = (key: keyof typeof loaded, value: string | boolean) => setValues((v) => ({ ...v, [key]: value }));
+  const toggleCategory = (id: string, on: boolean) =>
+    setValues((v) => ({ ...v, categorys: on ? [...v.categorys, id] : v.categorys.filter((c) => c !== id) }));
   return (
     <div className="search-page">
       <h1>{filter.keywords ? t("search.resultsFor", { keywords: filter.keywords }) : t("search.allItems")}</h1>
@@ -99,7 +119,7 @@ export default function SearchPage() {
         <ul className="tabs">
           {SEARCH_TYPES.map((type) => (
             <li key={type}>
-              <Link to={hrefWith(type, { ...filter, categorys: [] }, {})} aria-current={type === filter.type ? "page" : undefined}>
+              <Link to={tabHref(type, filter)} aria-current={type === filter.type ? "page" : undefined}>
                 {t(`search.type.${type}`)} <span className="badge">{result.counts[type]}</span>
               </Link>
             </li>
@@ -117,7 +137,7 @@ export default function SearchPage() {
           <input type="hidden" name="keywords" value={filter.keywords} />
           <div className="field">
             <label htmlFor="sort">{t("search.sort")}</label>
-            <select id="sort" name="sort" defaultValue={filter.sort}>
+            <select id="sort" name="sort" value={values.sort} onChange={(e) => set("sort", e.currentTarget.value)}>
               {options.sorts.map((s) => (
                 <option key={s} value={s}>
                   {t(`search.sorts.${s}`)}
@@ -129,7 +149,14 @@ export default function SearchPage() {
             <legend>{t("search.price")}</legend>
             {options.prices.map((p) => (
               <label key={p.value} className="check">
-                <input type="radio" name="price" value={p.value} defaultChecked={filter.price === p.value} /> {t(`search.prices.${p.code}`)}
+                <input
+                  type="radio"
+                  name="price"
+                  value={p.value}
+                  checked={values.price === String(p.value)}
+                  onChange={() => set("price", String(p.value))}
+                />{" "}
+                {t(`search.prices.${p.code}`)}
               </label>
             ))}
           </fieldset>
@@ -138,7 +165,14 @@ export default function SearchPage() {
               <legend>{t("search.category")}</legend>
               {options.categories.map((c) => (
                 <label key={c.id} className="check">
-                  <input type="checkbox" name="categorys" value={c.id} defaultChecked={filter.categorys.includes(c.id)} /> {c.name}
+                  <input
+                    type="checkbox"
+                    name="categorys"
+                    value={c.id}
+                    checked={values.categorys.includes(String(c.id))}
+                    onChange={(e) => toggleCategory(String(c.id), e.currentTarget.checked)}
+                  />{" "}
+                  {c.name}
                 </label>
               ))}
             </fieldset>
@@ -148,7 +182,14 @@ export default function SearchPage() {
               <legend>{t("search.genre")}</legend>
               {options.genres.map((g) => (
                 <label key={g.id} className="check">
-                  <input type="checkbox" name="categorys" value={g.id} defaultChecked={filter.categorys.includes(g.id)} /> {g.name}
+                  <input
+                    type="checkbox"
+                    name="categorys"
+                    value={g.id}
+                    checked={values.categorys.includes(String(g.id))}
+                    onChange={(e) => toggleCategory(String(g.id), e.currentTarget.checked)}
+                  />{" "}
+                  {g.name}
                 </label>
               ))}
             </fieldset>
@@ -158,11 +199,13 @@ export default function SearchPage() {
               <legend>{t("search.audioType")}</legend>
               {options.audioTypes.map((a) => (
                 <label key={a} className="check">
-                  <input type="radio" name="audioType" value={a} defaultChecked={filter.audioType === a} /> {t(`search.audioTypes.${a}`)}
+                  <input type="radio" name="audioType" value={a} checked={values.audioType === a} onChange={() => set("audioType", a)} />{" "}
+                  {t(`search.audioTypes.${a}`)}
                 </label>
               ))}
               <label className="check">
-                <input type="checkbox" name="ai" value="1" defaultChecked={filter.ai} /> {t("search.ai")}
+                <input type="checkbox" name="ai" value="1" checked={values.ai} onChange={(e) => set("ai", e.currentTarget.checked)} />{" "}
+                {t("search.ai")}
               </label>
             </fieldset>
           ) : null}
@@ -170,11 +213,18 @@ export default function SearchPage() {
             <fieldset>
               <legend>{t("search.duration")}</legend>
               <label className="check">
-                <input type="radio" name="duration" value="" defaultChecked={!durationCode} /> {t("search.durations.any")}
+                <input type="radio" name="duration" value="" checked={values.duration === ""} onChange={() => set("duration", "")} />{" "}
+                {t("search.durations.any")}
               </label>
               {options.durations.map((d) => (
                 <label key={d.code} className="check">
-                  <input type="radio" name="duration" value={`${d.start ?? ""}-${d.end ?? ""}`} defaultChecked={durationCode === d.code} />{" "}
+                  <input
+                    type="radio"
+                    name="duration"
+                    value={`${d.start ?? ""}-${d.end ?? ""}`}
+                    checked={values.duration === `${d.start ?? ""}-${d.end ?? ""}`}
+                    onChange={() => set("duration", `${d.start ?? ""}-${d.end ?? ""}`)}
+                  />{" "}
                   {t(`search.durations.${d.code}`)}
                 </label>
               ))}
@@ -184,11 +234,17 @@ export default function SearchPage() {
             <fieldset>
               <legend>{t("search.bpm")}</legend>
               <label className="check">
-                <input type="radio" name="bpm" value="" defaultChecked={!band} /> {t("search.bpmAny")}
+                <input type="radio" name="bpm" value="" checked={values.bpm === ""} onChange={() => set("bpm", "")} /> {t("search.bpmAny")}
               </label>
               {options.bpmBands.map((b) => (
                 <label key={b.code} className="check">
-                  <input type="radio" name="bpm" value={`${b.start}-${b.end ?? ""}`} defaultChecked={band === b.code} />{" "}
+                  <input
+                    type="radio"
+                    name="bpm"
+                    value={`${b.start}-${b.end ?? ""}`}
+                    checked={values.bpm === `${b.start}-${b.end ?? ""}`}
+                    onChange={() => set("bpm", `${b.start}-${b.end ?? ""}`)}
+                  />{" "}
                   {t(`search.bpmBands.${b.code}`)}
                 </label>
               ))}
