@@ -125,7 +125,7 @@ test.describe("detail pages", () => {
         expect(total).toBe(price + vat);
         expect(card.price).toContain(await textOf(definitionAfter(t.total)));
         await expect(page.getByText(t.discontinued)).toHaveCount(0);
-        await expect(page.getByRole("link", { name: t.addToCart, exact: true })).toBeVisible();
+        await expect(page.getByRole("button", { name: t.addToCart, exact: true })).toBeVisible();
         // The product's structured data agrees with the price box.
         const ld = await productData(page);
         expect(ld).toMatchObject({ "@type": "Product", name: card.title, sku: card.code });
@@ -419,7 +419,7 @@ test("a discontinued item bundled in a package says so and cannot be bought", as
     await page.getByRole("list", { name: t.bundle, exact: true }).locator(`a[href="${href}"]`).click();
     await expect(page).toHaveURL((url) => `${url.pathname}${url.search}` === href);
     await expect(page.getByRole("status").filter({ hasText: t.discontinued })).toBeVisible();
-    await expect(page.getByRole("link", { name: t.addToCart, exact: true })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: t.addToCart, exact: true })).toHaveCount(0);
     expect((await productData(page)).offers.availability).toBe("https://schema.org/Discontinued");
     // Related items are active items, never the item itself.
     const related = page.getByRole("list", { name: t.related, exact: true });
