@@ -1,11 +1,11 @@
 import { z } from "zod";
+import { createYoutubeChannels } from "../integrations/youtube/channels.server";
 import { readAliasSheet } from "../market/alias-sheet.server";
 import { MarketError } from "../market/errors";
 import { LICENSE_TYPES } from "../market/license-rules";
 import { importAliases, listMemberLicenses, reorderLicenses, setLicenseAlias } from "../market/licenses.server";
-import { getAccount, setYoutubeChannel, updateProfile, withdrawMember } from "../market/users/account.server";
+import { getAccount, registerYoutubeChannel, updateProfile, withdrawMember } from "../market/users/account.server";
 import { WITHDRAW_REASONS } from "../market/users/withdraw-reasons";
-import { parseChannelId } from "../market/users/youtube";
 import { readShopper } from "../utils/shopper.server";
 import { ok } from "./envelope.server";
 import type { ApiCall, ApiRoute } from "./router.server";
@@ -28,6 +28,8 @@ const CHANNEL_MESSAGES = {
   required: "Please enter a valid channel ID.",
   invalidUrl: "Please enter a valid URL address.",
   invalidId: "Your channel ID is invalid. Please enter a valid channel ID.",
+  noResponse: "YouTube did not respond. Please try again in a few minutes",
+  locked: "The channel can be changed 90 days after it was registered or edited.",
 } as const;
 
 /** The member's account and licences (spec section 7: users, users/youtube, users/licenses...). */
@@ -80,10 +82,11 @@ export const userRoutes: ApiRoute[] = [
     handler: async (call) => {
       const viewer = await member(call);
       const input = z.object({ channel_id: z.string().max(200) }).parse(await json(call));
-      const parsed = parseChannelId(input.channel_id);
-      if ("problem" in parsed) throw new MarketError("INVALID_CHANNEL", 400, CHANNEL_MESSAGES[parsed.problem]);
-      await setYoutubeChannel(call.context.db, viewer.id, parsed.id);
-      return ok({ state: "SUCCESS", channel_id: parsed.id });
+      const youtube = createYoutubeChannels({ apiKey: call.context.env.YOUTUBE_API_KEY });
+      const result = await registerYoutubeChannel(call.context.db, youtube, viewer.id, input.channel_id);
+      if (!result.ok)
+        throw new MarketError(result.problem.toUpperCase(), result.problem === "locked" ? 409 : 400, CHANNEL_MESSAGES[result.problem]);
+      return ok({ state: "SUCCESS", channel_id: result.id });
     },
   },
   {

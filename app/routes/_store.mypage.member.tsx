@@ -3,9 +3,9 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
-import { MarketError } from "../market/errors";
-import { getAccount, setYoutubeChannel, updateProfile } from "../market/users/account.server";
-import { parseChannelId, YOUTUBE_CHANNEL_PREFIX } from "../market/users/youtube";
+import { createYoutubeChannels } from "../integrations/youtube/channels.server";
+import { getAccount, registerYoutubeChannel, updateProfile } from "../market/users/account.server";
+import { YOUTUBE_CHANNEL_PREFIX } from "../market/users/youtube";
 import { requireViewer } from "../utils/auth.server";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
@@ -36,25 +36,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
   if (form.get("intent") === "youtube") {
     const typed = String(form.get("channel") ?? "");
-    const parsed = parseChannelId(typed);
-    if ("problem" in parsed) {
+    const youtube = createYoutubeChannels({ apiKey: context.env.YOUTUBE_API_KEY });
+    const result = await registerYoutubeChannel(context.db, youtube, viewer.id, typed);
+    if (!result.ok) {
+      const fieldErrors = result.problem === "locked" ? undefined : { channel: `member.youtube.${result.problem}` };
       return data<Result>(
-        {
-          form: "youtube",
-          ok: false,
-          message: "",
-          values: { channel: typed },
-          fieldErrors: { channel: `member.youtube.${parsed.problem}` },
-        },
-        { status: 400 },
+        { form: "youtube", ok: false, message: "", values: { channel: typed }, fieldErrors },
+        { status: result.problem === "locked" ? 409 : 400 },
       );
-    }
-    try {
-      await setYoutubeChannel(context.db, viewer.id, parsed.id);
-    } catch (error) {
-      if (error instanceof MarketError && error.code === "YOUTUBE_LOCKED")
-        return data<Result>({ form: "youtube", ok: false, message: "", values: { channel: typed } }, { status: 409 });
-      throw error;
     }
     return data<Result>({ form: "youtube", ok: true, message: "member.youtube.saved" });
   }

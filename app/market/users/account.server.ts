@@ -1,7 +1,9 @@
 import type { DB } from "../../db/db.server";
+import type { YoutubeChannels } from "../../integrations/youtube/channels.server";
 import { MarketError } from "../errors";
 import { YOUTUBE_LOCK_DAYS } from "../rules";
 import type { WithdrawReason } from "./withdraw-reasons";
+import { type ChannelIdProblem, parseChannelId } from "./youtube";
 
 export interface Account {
   id: number;
@@ -85,4 +87,31 @@ export async function withdrawMember(
       })
       .execute();
   });
+}
+
+export type ChannelProblem = ChannelIdProblem | "noResponse" | "locked";
+
+/**
+ * Registers the channel a member typed: the format (and, with an API key, YouTube itself) must agree and the
+ * 90-day lock must be over. Pages and the API both come here.
+ */
+export async function registerYoutubeChannel(
+  db: DB,
+  youtube: YoutubeChannels,
+  userId: number,
+  typed: string,
+  now = new Date(),
+): Promise<{ ok: true; id: string } | { ok: false; problem: ChannelProblem }> {
+  const parsed = parseChannelId(typed);
+  if ("problem" in parsed) return { ok: false, problem: parsed.problem };
+  const check = await youtube.check(parsed.id);
+  if (check.state === "not_found") return { ok: false, problem: "invalidId" };
+  if (check.state === "no_response") return { ok: false, problem: "noResponse" };
+  try {
+    await setYoutubeChannel(db, userId, parsed.id, now);
+  } catch (error) {
+    if (error instanceof MarketError && error.code === "YOUTUBE_LOCKED") return { ok: false, problem: "locked" };
+    throw error;
+  }
+  return { ok: true, id: parsed.id };
 }
