@@ -1,16 +1,16 @@
 import { RemixBrowser } from "@remix-run/react";
 import i18next from "i18next";
-import LanguageDetector from "i18next-browser-languagedetector";
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { I18nextProvider, initReactI18next } from "react-i18next";
-import { i18nConfig, resources } from "./i18n/config";
+import { i18nConfig, isLocale, loadCommon } from "./i18n/config";
 
 async function hydrate() {
-  await i18next
-    .use(initReactI18next)
-    .use(LanguageDetector)
-    .init({ ...i18nConfig, resources, detection: { order: ["htmlTag"], caches: [] } });
+  // The server rendered the page in <html lang>; load only that language's strings.
+  const lang = document.documentElement.lang;
+  const locale = isLocale(lang) ? lang : "en";
+  const common = await loadCommon(locale);
+  await i18next.use(initReactI18next).init({ ...i18nConfig, lng: locale, resources: { [locale]: { common } } });
   startTransition(() => {
     hydrateRoot(
       document,

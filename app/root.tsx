@@ -2,9 +2,9 @@ import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { useChangeLanguage } from "remix-i18next/react";
 import { NavigationProgress } from "./components/navigation-progress";
 import { languageQueryRedirect } from "./i18n/language.server";
+import { useLocale } from "./i18n/use-locale";
 import styles from "./styles/app.css";
 import { useNonce } from "./utils/nonce";
 
@@ -48,7 +48,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   const root = useRouteLoaderData<typeof loader>("root");
-  useChangeLanguage(root?.locale ?? "en");
+  useLocale(root?.locale ?? "en");
   return (
     <>
       <NavigationProgress />

@@ -1,6 +1,7 @@
 import { createInstance, type i18n, type TFunction } from "i18next";
 import { initReactI18next } from "react-i18next";
-import { i18nConfig, type Locale, resources } from "./config";
+import { i18nConfig, type Locale } from "./config";
+import { resources } from "./resources";
 
 /**
  * One server-side i18next instance per language, created once: the resources are bundled and the

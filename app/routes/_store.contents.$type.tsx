@@ -35,7 +35,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!item) throw redirect("/404");
   if (item.type !== params.type) throw redirect(`/contents/${item.type}?code=${item.code}`, 301);
   const [related, seo, shopper] = await Promise.all([
-    relatedContents(context.db, item.id, context.locale, { offset: 0, limit: 8 }),
+    relatedContents(context.db, item.id, context.locale, { offset: 0, limit: 8, withTotal: false }),
     pageSeo(request, context, {
       title: item.title,
       description: item.description,

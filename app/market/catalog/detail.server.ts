@@ -96,8 +96,8 @@ export async function relatedContents(
   db: DB,
   id: number,
   locale: Locale,
-  page: { offset: number; limit: number },
-): Promise<{ list: ContentCard[]; total: number } | null> {
+  page: { offset: number; limit: number; withTotal?: boolean },
+): Promise<{ list: ContentCard[]; total: number | null } | null> {
   const item = await db
     .selectFrom("contents")
     .select(["id", "contents_type", "category_id", "genre_id"])
@@ -113,7 +113,8 @@ export async function relatedContents(
     .$if(item.genre_id === null && item.category_id !== null, (q) => q.where("contents.category_id", "=", item.category_id));
   const [rows, count] = await Promise.all([
     selectCards(base).orderBy("contents.popularity", "desc").orderBy("contents.id").offset(page.offset).limit(page.limit).execute(),
-    base.select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow(),
+    // Counting a genre of a big catalog costs more than the page itself: only callers that show it ask.
+    page.withTotal === false ? Promise.resolve(null) : base.select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow(),
   ]);
-  return { list: rows.map((r) => toCard(r, locale)), total: Number(count.n) };
+  return { list: rows.map((r) => toCard(r, locale)), total: count ? Number(count.n) : null };
 }
