@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { FormErrors, TextField } from "../components/forms";
 import { joinMarket } from "../market/users/auth.server";
-import { signedInCookies } from "../utils/auth.server";
+import { redirectSignedIn } from "../utils/auth.server";
 import { pageSeo } from "../utils/page.server";
 import { safePath } from "../utils/redirect";
 import { seoMeta } from "../utils/seo";
@@ -49,9 +49,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     ngt,
   });
   if (!result.ok) return data(submission.reply({ fieldErrors: { email: ["auth.emailTaken"] }, hideFields: ["password"] }), { status: 409 });
-  const headers = new Headers();
-  for (const c of await signedInCookies(context, result.sessionId, result.user.userType)) headers.append("Set-Cookie", c);
-  return redirect(`/welcome?join_market=1&redirectTo=${encodeURIComponent(safePath(v.redirectTo, "/"))}`, { headers });
+  return redirectSignedIn(context, result, `/welcome?join_market=1&redirectTo=${encodeURIComponent(safePath(v.redirectTo, "/"))}`);
 }
 
 export default function JoinPage() {

@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { FormErrors, TextField } from "../components/forms";
 import { signIn } from "../market/users/auth.server";
-import { signedInCookies } from "../utils/auth.server";
+import { redirectSignedIn } from "../utils/auth.server";
 import { pageSeo } from "../utils/page.server";
 import { safePath } from "../utils/redirect";
 import { seoMeta } from "../utils/seo";
@@ -46,9 +46,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       status: result.code === "TOO_MANY_ATTEMPTS" ? 429 : 400,
     });
   }
-  const headers = new Headers();
-  for (const c of await signedInCookies(context, result.sessionId, result.user.userType)) headers.append("Set-Cookie", c);
-  return redirect(safePath(submission.value.redirectTo, "/"), { headers });
+  return redirectSignedIn(context, result, safePath(submission.value.redirectTo, "/"));
 }
 
 export default function SignInPage() {

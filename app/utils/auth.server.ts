@@ -8,6 +8,13 @@ export async function signedInCookies(context: AppLoadContext, sessionId: string
   return [await c.gt.serialize(sessionId), await c.gsi.serialize(String(userType)), await c.ngt.serialize("", { maxAge: 0 })];
 }
 
+/** The redirect that finishes a sign-in or a join: the session's cookies go with it. */
+export async function redirectSignedIn(context: AppLoadContext, session: { sessionId: string; user: { userType: number } }, to: string) {
+  const headers = new Headers();
+  for (const c of await signedInCookies(context, session.sessionId, session.user.userType)) headers.append("Set-Cookie", c);
+  return redirect(to, { headers });
+}
+
 /** Set-Cookie headers that sign out: both gt and gsi go. */
 export async function signedOutCookies(context: AppLoadContext): Promise<string[]> {
   const c = shopCookies(context.env);

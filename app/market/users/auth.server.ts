@@ -16,6 +16,12 @@ function recentFailures(key: string, now: number): number[] {
   return list;
 }
 
+/** A session row for a signed-in member, valid for SESSION_DAYS. */
+async function openSession(db: DB, id: string, userId: number, now: Date): Promise<void> {
+  const expires = new Date(now.getTime() + SESSION_DAYS * 86_400_000).toISOString();
+  await db.insertInto("sessions").values({ id, user_id: userId, created_at: now.toISOString(), expires_at: expires }).execute();
+}
+
 export type SignInResult =
   | { ok: true; sessionId: string; user: { id: number; nickname: string; userType: number } }
   | { ok: false; code: "INVALID_CREDENTIALS" | "TOO_MANY_ATTEMPTS" };
@@ -46,15 +52,7 @@ export async function signIn(
   for (const k of keys) failures.delete(k);
   const sessionId = randomBytes(24).toString("base64url");
   await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto("sessions")
-      .values({
-        id: sessionId,
-        user_id: user.id,
-        created_at: now.toISOString(),
-        expires_at: new Date(now.getTime() + SESSION_DAYS * 86_400_000).toISOString(),
-      })
-      .execute();
+    await openSession(trx, sessionId, user.id, now);
     if (input.ngt) {
       const owned = trx.selectFrom("carts").select("content_id").where("user_id", "=", user.id);
       await trx
@@ -107,15 +105,7 @@ export async function joinMarket(
       })
       .returning(["id", "nickname", "user_type"])
       .executeTakeFirstOrThrow();
-    await trx
-      .insertInto("sessions")
-      .values({
-        id: sessionId,
-        user_id: user.id,
-        created_at: now.toISOString(),
-        expires_at: new Date(now.getTime() + SESSION_DAYS * 86_400_000).toISOString(),
-      })
-      .execute();
+    await openSession(trx, sessionId, user.id, now);
     if (input.ngt)
       await trx
         .updateTable("carts")
