@@ -42,7 +42,9 @@ test("reorders licences by dragging a row and by the keyboard, and keeps the ord
 test("uploads nicknames from a CSV sheet with a message per row", async ({ page }) => {
   await signInDemo(page, "en");
   const csv = "product key,nickname\nVEDT-IND-0002-DEMO,Laptop\nVEDT-XXX-0000-DEMO,Nope\n";
-  await page.getByLabel("Spreadsheet", { exact: true }).setInputFiles({ name: "aliases.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await page
+    .getByLabel("Spreadsheet", { exact: true })
+    .setInputFiles({ name: "aliases.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
   await page.getByRole("button", { name: "Upload", exact: true }).click();
   await expect(page.getByText("1 of 2 rows saved.")).toBeVisible();
   await expect(page.getByText("Row 1 (VEDT-IND-0002-DEMO): saved.")).toBeVisible();
