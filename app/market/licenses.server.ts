@@ -202,3 +202,15 @@ export async function linkNonMemberLicense(
     return "LINKED";
   });
 }
+
+/** Whether a member holds a licence that lets them use market content now (registered or unlimited, in term). */
+export async function hasActiveLicense(db: DB, userId: number, now = new Date()): Promise<boolean> {
+  const row = await db
+    .selectFrom("licenses")
+    .select("id")
+    .where("user_id", "=", userId)
+    .where("status", "in", ["registered", "unlimited"])
+    .where((eb) => eb.or([eb("valid_until", "is", null), eb("valid_until", ">", now.toISOString())]))
+    .executeTakeFirst();
+  return Boolean(row);
+}

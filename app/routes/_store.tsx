@@ -1,5 +1,5 @@
 import { data, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/node";
-import { Outlet, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { Link, Outlet, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { SiteFooter } from "../components/site-footer";
 import { SiteHeader } from "../components/site-header";
@@ -34,6 +34,11 @@ export default function StoreLayout() {
         </p>
       ) : null}
       <SiteHeader locale={root?.locale ?? "en"} cartCount={cartCount} viewer={viewer} />
+      {viewer?.noProduct ? (
+        <p className="no-product" role="note">
+          {t("mypage.noProduct")} <Link to="/mypage/licenses">{t("licenses.title")}</Link>
+        </p>
+      ) : null}
       <main id="main" tabIndex={-1} className="container page">
         <Outlet />
       </main>

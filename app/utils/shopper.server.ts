@@ -1,5 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { countCart } from "../market/cart.server";
+import { hasActiveLicense } from "../market/licenses.server";
 import { findViewer, type Viewer } from "../market/users/session.server";
 import { shopCookies } from "./cookies.server";
 
@@ -30,6 +31,9 @@ export async function readShopper(
 /** The header's data: viewer and cart count, and whether a stale gt cookie must be removed. */
 export async function readHeader(request: Request, context: AppLoadContext) {
   const { viewer, ngt, staleGt } = await readShopper(request, context);
-  const cartCount = await countCart(context.db, { userId: viewer?.id ?? null, ngt });
-  return { viewer: viewer ? { nickname: viewer.nickname, userType: viewer.userType } : null, cartCount, staleGt };
+  const [cartCount, licensed] = await Promise.all([
+    countCart(context.db, { userId: viewer?.id ?? null, ngt }),
+    viewer ? hasActiveLicense(context.db, viewer.id) : Promise.resolve(true),
+  ]);
+  return { viewer: viewer ? { nickname: viewer.nickname, userType: viewer.userType, noProduct: !licensed } : null, cartCount, staleGt };
 }

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { DB } from "../../db/db.server";
+import { hasActiveLicense } from "../licenses.server";
 
 /** My page home: what the member has at a glance, all from the database. */
 export async function memberSummary(db: DB, userId: number, now = new Date()) {
@@ -29,8 +30,6 @@ export async function memberSummary(db: DB, userId: number, now = new Date()) {
       .limit(5)
       .execute(),
   ]);
-  const hasActiveLicense = licenses.some(
-    (l) => ["registered", "unlimited"].includes(l.status) && (!l.valid_until || l.valid_until > now.toISOString()),
-  );
-  return { favorites, cart, activePasses, orders, downloads, licenses, recentOrders, hasActiveLicense };
+  const active = await hasActiveLicense(db, userId, now);
+  return { favorites, cart, activePasses, orders, downloads, licenses, recentOrders, hasActiveLicense: active };
 }
