@@ -51,6 +51,7 @@ describe(`my page: home, account, YouTube channel and withdrawal on ${ENGINE}`, 
     expect(body).toContain("Registered");
     expect(body).not.toContain(DEMO.licenses.b2bg.serial);
     expect(body).not.toContain("You have no active licence");
+    expect(body).not.toContain('class="no-product"');
   });
 
   it("prompts a member without an active licence", async () => {
@@ -60,6 +61,8 @@ describe(`my page: home, account, YouTube channel and withdrawal on ${ENGINE}`, 
     expect(await text(await call("/mypage/home", { headers: { cookie, "accept-language": "en" } }))).toContain(
       "You have no active licence",
     );
+    // The prompt follows the member through the store, not only My page.
+    expect(await text(await call("/video", { headers: { cookie, "accept-language": "en" } }))).toContain('class="no-product"');
   });
 
   it("saves nickname and newsletter, and re-renders the form with the message and the input when invalid", async () => {
