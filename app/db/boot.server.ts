@@ -1,3 +1,4 @@
+import { ensureSearchIndex } from "../market/search/indexer.server";
 import type { Env } from "../utils/env.server";
 import { createDb, type DB, migrateToLatest } from "./db.server";
 import { seedDatabase } from "./seed/index.server";
@@ -8,6 +9,8 @@ export async function bootDatabase(env: Env, log: (line: string) => void = conso
   const migrated = await migrateToLatest(db);
   const applied = migrated.results?.filter((r) => r.status === "Success").map((r) => r.migrationName) ?? [];
   if (applied.length) log(`migrations applied: ${applied.join(", ")}`);
+  const reindexed = await ensureSearchIndex(db);
+  if (reindexed) log(`search index built for ${reindexed} items`);
   if (env.AUTO_SEED) {
     const t0 = Date.now();
     const result = await seedDatabase(db, { size: env.SEED_SIZE, dataDir: env.DATA_DIR, log });
