@@ -130,6 +130,7 @@ export default function SearchPage() {
         <Form
           method="get"
           action={`/search/${filter.type}`}
+          id="search-filters"
           className="search-filters"
           aria-label={t("search.filters")}
           onChange={(e) => submit(e.currentTarget, { preventScrollReset: true, replace: true })}
@@ -266,6 +267,10 @@ export default function SearchPage() {
           <h2 id="results-h" className="results-count" role="status">
             {t("search.count", { count: result.total_count })}
           </h2>
+          {/* On small screens the results come first; this leads to the filters below them. */}
+          <a href="#search-filters" className="filters-jump">
+            {t("search.filters")}
+          </a>
           {result.corrected ? <p className="notice-box">{t("search.corrected", { corrected: result.corrected })}</p> : null}
           {result.related.length ? (
             <div className="keyword-row">
