@@ -1,29 +1,23 @@
 import { z } from "zod";
 import { addToCart, countCart, listCart, newCartToken, removeFromCart } from "../market/cart.server";
 import { CONTENT_TYPES } from "../market/catalog/detail.server";
-import { MarketError } from "../market/errors";
 import { addFavorites, listFavorites, removeFavorites } from "../market/interests.server";
 import { readShopper } from "../utils/shopper.server";
+import { readJson, requireMember } from "./caller.server";
 import { fail, ok } from "./envelope.server";
-import type { ApiCall, ApiRoute } from "./router.server";
+import type { ApiRoute } from "./router.server";
 
 const itemType = z.enum(CONTENT_TYPES).optional();
-const body = async (call: ApiCall) => {
-  try {
-    return await call.request.json();
-  } catch {
-    throw new MarketError("BAD_JSON", 400, "The body must be JSON");
-  }
-};
-
-async function member(call: ApiCall) {
-  const { viewer } = await readShopper(call.request, call.context);
-  if (!viewer) throw new MarketError("UNAUTHORIZED", 401, "Sign in first: send the authorizationToken header");
-  return viewer;
-}
-
 /** Cart and favorites (spec section 7): members by authorizationToken, visitors by the ngt header. */
 export const cartRoutes: ApiRoute[] = [
+  {
+    method: "GET",
+    path: "carts/count",
+    handler: async (call) => {
+      const { viewer, ngt } = await readShopper(call.request, call.context);
+      return ok({ cart_count: await countCart(call.context.db, { userId: viewer?.id ?? null, ngt }) });
+    },
+  },
   {
     method: "GET",
     path: "carts",
@@ -58,7 +52,7 @@ export const cartRoutes: ApiRoute[] = [
             .min(1)
             .max(100),
         })
-        .parse(await body(call));
+        .parse(await readJson(call));
       const { viewer, ngt } = await readShopper(call.request, call.context);
       const token = viewer ? null : (ngt ?? newCartToken());
       const result = await addToCart(
@@ -81,7 +75,7 @@ export const cartRoutes: ApiRoute[] = [
     method: "DELETE",
     path: "carts",
     handler: async (call) => {
-      const input = z.object({ cart_id: z.array(z.number().int().positive()).min(1).max(100) }).parse(await body(call));
+      const input = z.object({ cart_id: z.array(z.number().int().positive()).min(1).max(100) }).parse(await readJson(call));
       const { viewer, ngt } = await readShopper(call.request, call.context);
       if (!viewer && !ngt) return fail(401, "Send the authorizationToken or ngt header");
       const owner = { userId: viewer?.id ?? null, ngt };
@@ -94,7 +88,7 @@ export const cartRoutes: ApiRoute[] = [
     path: "interests",
     handler: async (call) => {
       const type = itemType.parse(call.query.get("item_type") ?? undefined, { path: ["item_type"] });
-      const viewer = await member(call);
+      const viewer = await requireMember(call);
       const result = await listFavorites(call.context.db, viewer.id, call.language, type);
       return ok({ list: result.list, total_count: result.list.length, counts: result.counts });
     },
@@ -110,8 +104,8 @@ export const cartRoutes: ApiRoute[] = [
             .min(1)
             .max(100),
         })
-        .parse(await body(call));
-      const viewer = await member(call);
+        .parse(await readJson(call));
+      const viewer = await requireMember(call);
       const added = await addFavorites(call.context.db, viewer.id, input.item_list);
       return ok({ state: "SUCCESS", added });
     },
@@ -120,8 +114,8 @@ export const cartRoutes: ApiRoute[] = [
     method: "DELETE",
     path: "interests",
     handler: async (call) => {
-      const input = z.object({ interest_id: z.array(z.number().int().positive()).min(1).max(200) }).parse(await body(call));
-      const viewer = await member(call);
+      const input = z.object({ interest_id: z.array(z.number().int().positive()).min(1).max(200) }).parse(await readJson(call));
+      const viewer = await requireMember(call);
       return ok({ state: "SUCCESS", deleted: await removeFavorites(call.context.db, viewer.id, input.interest_id) });
     },
   },

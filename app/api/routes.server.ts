@@ -1,6 +1,4 @@
 import { sql } from "kysely";
-import { countCart } from "../market/cart.server";
-import { readShopper } from "../utils/shopper.server";
 import { cartRoutes } from "./cart.server";
 import { catalogRoutes } from "./catalog.server";
 import { ok } from "./envelope.server";
@@ -16,15 +14,6 @@ export const routes: ApiRoute[] = [
     handler: async ({ context }) => {
       await sql`select 1`.execute(context.db);
       return ok({ state: "SUCCESS" });
-    },
-  },
-  {
-    method: "GET",
-    path: "carts/count",
-    handler: async ({ request, context }) => {
-      const { viewer, ngt } = await readShopper(request, context);
-      const cart_count = await countCart(context.db, { userId: viewer?.id ?? null, ngt });
-      return ok({ cart_count });
     },
   },
   ...catalogRoutes,

@@ -6,23 +6,9 @@ import { LICENSE_TYPES } from "../market/license-rules";
 import { importAliases, listMemberLicenses, reorderLicenses, setLicenseAlias } from "../market/licenses.server";
 import { getAccount, registerYoutubeChannel, updateProfile, withdrawMember } from "../market/users/account.server";
 import { WITHDRAW_REASONS } from "../market/users/withdraw-reasons";
-import { readShopper } from "../utils/shopper.server";
+import { readJson, requireMember } from "./caller.server";
 import { ok } from "./envelope.server";
-import type { ApiCall, ApiRoute } from "./router.server";
-
-async function member(call: ApiCall) {
-  const { viewer } = await readShopper(call.request, call.context);
-  if (!viewer) throw new MarketError("UNAUTHORIZED", 401, "Sign in first: send the authorizationToken header");
-  return viewer;
-}
-
-async function json(call: ApiCall) {
-  try {
-    return await call.request.json();
-  } catch {
-    throw new MarketError("BAD_JSON", 400, "The body must be JSON");
-  }
-}
+import type { ApiRoute } from "./router.server";
 
 const CHANNEL_MESSAGES = {
   required: "Please enter a valid channel ID.",
@@ -38,7 +24,7 @@ export const userRoutes: ApiRoute[] = [
     method: "GET",
     path: "users",
     handler: async (call) => {
-      const account = await getAccount(call.context.db, (await member(call)).id);
+      const account = await getAccount(call.context.db, (await requireMember(call)).id);
       return ok({
         nickname: account.nickname,
         email: account.email,
@@ -54,8 +40,8 @@ export const userRoutes: ApiRoute[] = [
     method: "POST",
     path: "users",
     handler: async (call) => {
-      const viewer = await member(call);
-      const input = z.object({ market_email_agree: z.union([z.literal(0), z.literal(1), z.boolean()]) }).parse(await json(call));
+      const viewer = await requireMember(call);
+      const input = z.object({ market_email_agree: z.union([z.literal(0), z.literal(1), z.boolean()]) }).parse(await readJson(call));
       const account = await getAccount(call.context.db, viewer.id);
       await updateProfile(call.context.db, viewer.id, {
         nickname: account.nickname,
@@ -68,10 +54,10 @@ export const userRoutes: ApiRoute[] = [
     method: "DELETE",
     path: "users",
     handler: async (call) => {
-      const viewer = await member(call);
+      const viewer = await requireMember(call);
       const input = z
         .object({ reason: z.enum(WITHDRAW_REASONS).default("other"), detail: z.string().max(500).optional() })
-        .parse(await json(call));
+        .parse(await readJson(call));
       await withdrawMember(call.context.db, viewer.id, { code: input.reason, detail: input.detail });
       return ok({ state: "SUCCESS" });
     },
@@ -80,8 +66,8 @@ export const userRoutes: ApiRoute[] = [
     method: "POST",
     path: "users/youtube",
     handler: async (call) => {
-      const viewer = await member(call);
-      const input = z.object({ channel_id: z.string().max(200) }).parse(await json(call));
+      const viewer = await requireMember(call);
+      const input = z.object({ channel_id: z.string().max(200) }).parse(await readJson(call));
       const youtube = createYoutubeChannels({ apiKey: call.context.env.YOUTUBE_API_KEY });
       const result = await registerYoutubeChannel(call.context.db, youtube, viewer.id, input.channel_id);
       if (!result.ok)
@@ -93,7 +79,7 @@ export const userRoutes: ApiRoute[] = [
     method: "GET",
     path: "users/licenses",
     handler: async (call) => {
-      const viewer = await member(call);
+      const viewer = await requireMember(call);
       const q = z
         .object({
           type: z.enum(LICENSE_TYPES).optional(),
@@ -114,7 +100,7 @@ export const userRoutes: ApiRoute[] = [
     method: "GET",
     path: "users/licenses/view",
     handler: async (call) => {
-      const viewer = await member(call);
+      const viewer = await requireMember(call);
       const serial = z
         .string()
         .min(1, "send the license_id header")
@@ -128,7 +114,7 @@ export const userRoutes: ApiRoute[] = [
     method: "POST",
     path: "users/licenses/aliases",
     handler: async (call) => {
-      const viewer = await member(call);
+      const viewer = await requireMember(call);
       const input = z
         .object({
           list: z
@@ -136,7 +122,7 @@ export const userRoutes: ApiRoute[] = [
             .min(1)
             .max(200),
         })
-        .parse(await json(call));
+        .parse(await readJson(call));
       let updated = 0;
       for (const item of input.list) if (await setLicenseAlias(call.context.db, viewer.id, item.id, item.alias)) updated++;
       return ok({ state: "SUCCESS", updated });
@@ -146,8 +132,8 @@ export const userRoutes: ApiRoute[] = [
     method: "POST",
     path: "users/licenses/orders",
     handler: async (call) => {
-      const viewer = await member(call);
-      const input = z.object({ order: z.array(z.number().int().positive()).min(1).max(500) }).parse(await json(call));
+      const viewer = await requireMember(call);
+      const input = z.object({ order: z.array(z.number().int().positive()).min(1).max(500) }).parse(await readJson(call));
       await reorderLicenses(call.context.db, viewer.id, input.order);
       return ok({ state: "SUCCESS" });
     },
@@ -157,7 +143,7 @@ export const userRoutes: ApiRoute[] = [
       method,
       path: "users/licenses/aliases/fileupload",
       handler: async (call) => {
-        const viewer = await member(call);
+        const viewer = await requireMember(call);
         const form = await call.request.formData().catch(() => null);
         const file = form?.get("file") ?? form?.get("sheet");
         if (!(file instanceof File) || file.size === 0 || file.size > 1_000_000)

@@ -5,6 +5,7 @@ import { DEMO } from "../../app/db/seed/index.server";
 import { createTestApp } from "../support/app";
 import { createTestDb } from "../support/db";
 import { ENGINE } from "../support/engine";
+import { signIn } from "../support/session";
 
 type Call = Awaited<ReturnType<typeof createTestApp>>;
 const text = async (res: Response) => (await res.text()).replaceAll("<!-- -->", "");
@@ -35,17 +36,7 @@ describe(`licence management on ${ENGINE}`, () => {
     const t = await createTestDb();
     ({ db, drop } = t);
     call = await createTestApp(db, { dataDir: t.dataDir });
-    const login = await call("/login", {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ email: DEMO.member.email, password: DEMO.password }),
-      ip: "198.51.100.30",
-    });
-    cookie = login.headers
-      .getSetCookie()
-      .map((c) => c.split(";")[0])
-      .filter((c) => !c.endsWith("="))
-      .join("; ");
+    ({ cookie } = await signIn(call, DEMO.member.email, "198.51.100.30"));
   });
   afterAll(() => drop());
 

@@ -5,6 +5,7 @@ import { DEMO } from "../../app/db/seed/index.server";
 import { createTestApp } from "../support/app";
 import { createTestDb } from "../support/db";
 import { ENGINE } from "../support/engine";
+import { signIn } from "../support/session";
 
 describe(`users API on ${ENGINE}`, () => {
   let db: DB;
@@ -23,14 +24,7 @@ describe(`users API on ${ENGINE}`, () => {
     const t = await createTestDb();
     ({ db, drop } = t);
     call = await createTestApp(db, { dataDir: t.dataDir });
-    const login = await call("/login", {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ email: DEMO.member.email, password: DEMO.password }),
-      ip: "198.51.100.40",
-    });
-    const gt = login.headers.getSetCookie().find((c) => c.startsWith("gt=")) as string;
-    token = gt.slice(3, gt.indexOf(";"));
+    ({ token } = await signIn(call, DEMO.member.email, "198.51.100.40"));
   });
   afterAll(() => drop());
 
