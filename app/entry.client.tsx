@@ -1,26 +1,22 @@
 import { RemixBrowser } from "@remix-run/react";
-import i18next from "i18next";
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { I18nextProvider, initReactI18next } from "react-i18next";
-import { i18nConfig, isLocale } from "./i18n/config";
-import { resources } from "./i18n/resources";
+import { isLocale } from "./i18n/config";
+import { I18N_SCRIPT_ID, I18nProvider } from "./i18n/react";
 
-// Both languages ship with the entry: hydration starts at once (waiting for a language chunk first left a window
-// in which an early click met a half-hydrated page). The server rendered the page in <html lang>.
+// The document carries its language's strings as JSON (root's I18nScript): hydration starts at once with no
+// language chunk to wait for, and the visitor downloads only the language the server rendered.
 const lang = document.documentElement.lang;
-i18next
-  .use(initReactI18next)
-  .init({ ...i18nConfig, lng: isLocale(lang) ? lang : "en", resources, initImmediate: false })
-  .then(() => {
-    startTransition(() => {
-      hydrateRoot(
-        document,
-        <I18nextProvider i18n={i18next}>
-          <StrictMode>
-            <RemixBrowser />
-          </StrictMode>
-        </I18nextProvider>,
-      );
-    });
-  });
+const locale = isLocale(lang) ? lang : "en";
+const bundle = JSON.parse(document.getElementById(I18N_SCRIPT_ID)?.textContent || "{}");
+
+startTransition(() => {
+  hydrateRoot(
+    document,
+    <I18nProvider locale={locale} bundles={{ [locale]: bundle }}>
+      <StrictMode>
+        <RemixBrowser />
+      </StrictMode>
+    </I18nProvider>,
+  );
+});

@@ -3,8 +3,8 @@ import { type AppLoadContext, createReadableStreamFromReadable, type EntryContex
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { I18nextProvider } from "react-i18next";
-import { serverI18n } from "./i18n/i18next.server";
+import { fixedT, serverBundles } from "./i18n/i18n.server";
+import { I18nProvider } from "./i18n/react";
 import { NonceProvider } from "./utils/nonce";
 
 const ABORT_DELAY = 5_000;
@@ -17,7 +17,6 @@ export default async function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  const instance = await serverI18n(loadContext.locale);
   const nonce = loadContext.cspNonce;
   const waitForAll = isbot(request.headers.get("user-agent")) || remixContext.isSpaMode;
 
@@ -25,9 +24,9 @@ export default async function handleRequest(
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <I18nextProvider i18n={instance}>
+        <I18nProvider locale={loadContext.locale} bundles={serverBundles} translator={fixedT}>
           <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
-        </I18nextProvider>
+        </I18nProvider>
       </NonceProvider>,
       {
         nonce,

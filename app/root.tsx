@@ -1,10 +1,10 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
 import { NavigationProgress } from "./components/navigation-progress";
 import { languageQueryRedirect } from "./i18n/language.server";
-import { useLocale } from "./i18n/use-locale";
+import { I18nScript, useTranslation } from "./i18n/react";
+import { useSyncLanguage } from "./i18n/use-locale";
 import styles from "./styles/app.css";
 import { useNonce } from "./utils/nonce";
 
@@ -23,8 +23,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return data({ locale: context.locale, testMode: context.env.PAYMENT_GATEWAY === "sandbox" });
 }
 
-export const handle = { i18n: ["common"] };
-
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
   const nonce = useNonce();
@@ -39,6 +37,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         {children}
+        <I18nScript />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
@@ -47,8 +46,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
-  const root = useRouteLoaderData<typeof loader>("root");
-  useLocale(root?.locale ?? "en");
+  useSyncLanguage();
   return (
     <>
       <NavigationProgress />

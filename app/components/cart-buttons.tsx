@@ -1,7 +1,7 @@
 import { Form, useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
 import { useHydrated } from "remix-utils/use-hydrated";
+import { useTranslation } from "../i18n/react";
 
 export const CART_MESSAGE_MS = 2_000;
 

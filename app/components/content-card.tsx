@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
 import type { Locale } from "../i18n/config";
+import { useTranslation } from "../i18n/react";
 import type { ContentCard as Card } from "../market/catalog/cards.server";
 import { formatMoney, withVat } from "../market/money";
 

@@ -1,5 +1,5 @@
 import { type FieldMetadata, getInputProps } from "@conform-to/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/react";
 
 /**
  * A labelled input with its errors. Errors are translation keys (the zod schemas' messages), shown in a

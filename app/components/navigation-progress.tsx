@@ -1,5 +1,5 @@
 import { useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/react";
 
 /** A slim bar at the top of the window while a navigation or form submission is under way. */
 export function NavigationProgress() {

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/react";
 
 /** Page links that work without scripts: previous, a window of numbers, next. */
 export function Pagination({ page, pages, href }: { page: number; pages: number; href: (page: number) => string }) {

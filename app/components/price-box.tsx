@@ -1,5 +1,5 @@
-import { useTranslation } from "react-i18next";
 import type { Locale } from "../i18n/config";
+import { useTranslation } from "../i18n/react";
 import { type Currency, formatMoney, vatOf } from "../market/money";
 
 /** Price with and without VAT 10% in the visitor's currency, or the item's free/benefit kind. */

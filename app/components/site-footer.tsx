@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/react";
 
 /** The footer with the business information Korean e-commerce law asks for, and the policy links. */
 export function SiteFooter() {

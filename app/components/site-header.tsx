@@ -1,6 +1,6 @@
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
 import type { Locale } from "../i18n/config";
+import { useTranslation } from "../i18n/react";
 
 export const CATEGORY_NAV = ["video", "icon", "audio", "package", "benefit", "font"] as const;
 

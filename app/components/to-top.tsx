@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/react";
 
 export const TO_TOP_THRESHOLD_PX = 50;
 

@@ -1,5 +1,5 @@
 import { useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/react";
 import type { loader as layoutLoader } from "./layout";
 
 /** The embedded home: which licence this editor installation speaks for. */

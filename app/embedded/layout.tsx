@@ -1,13 +1,13 @@
 import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { NavLink, Outlet, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
-import { fixedT } from "../i18n/i18next.server";
+import { fixedT } from "../i18n/i18n.server";
+import { useTranslation } from "../i18n/react";
 import { readEmbeddedLicense } from "./licence.server";
 
 /** The editor webview's layout: no site chrome, a tab bar of the embedded pages. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const identity = await readEmbeddedLicense(request, context);
-  const t = await fixedT(context.locale);
+  const t = fixedT(context.locale);
   const title = `${t("embedded.title")} | ${t("brand")}`;
   if (identity.state !== "ok") {
     return data({ state: identity.state, license: null, title }, { status: identity.state === "invalid" ? 403 : 401 });

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
 import { BannerStrip } from "../components/banners";
 import { CardGrid } from "../components/content-card";
+import { useTranslation } from "../i18n/react";
 import { homePage } from "../market/catalog/landing.server";
 import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";

@@ -1,9 +1,9 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { detailHref, PriceTag } from "../components/content-card";
+import { useTranslation } from "../i18n/react";
 import { addToCart, listCart, moveCartToFavorites, removeFromCart } from "../market/cart.server";
 import { CART_OUTCOMES } from "../market/cart-outcomes";
 import { CONTENT_TYPES } from "../market/catalog/detail.server";

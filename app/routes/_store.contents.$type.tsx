@@ -1,6 +1,5 @@
 import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { CartButtons } from "../components/cart-buttons";
 import { CardGrid, formatDuration } from "../components/content-card";
@@ -8,6 +7,7 @@ import { AudioPlayer } from "../components/previews/audio-player";
 import { FontPreview } from "../components/previews/font-preview";
 import { VideoPreview } from "../components/previews/video-preview";
 import { PriceBox } from "../components/price-box";
+import { useTranslation } from "../i18n/react";
 import { CART_OUTCOMES } from "../market/cart-outcomes";
 import { contentDetail, isContentType, relatedContents } from "../market/catalog/detail.server";
 import { FONT_SAMPLE } from "../market/catalog/fonts.server";

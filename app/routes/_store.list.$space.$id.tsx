@@ -1,9 +1,9 @@
 import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { CardGrid } from "../components/content-card";
 import { Pagination } from "../components/pagination";
+import { useTranslation } from "../i18n/react";
 import { isContentType } from "../market/catalog/detail.server";
 import { listTerms } from "../market/catalog/landing.server";
 import { findGroup, listContents } from "../market/catalog/lists.server";

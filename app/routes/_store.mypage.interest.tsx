@@ -1,8 +1,8 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { ContentCard } from "../components/content-card";
+import { useTranslation } from "../i18n/react";
 import { CONTENT_TYPES } from "../market/catalog/detail.server";
 import { MarketError } from "../market/errors";
 import { addFavorites, favoritesToCart, listFavorites, removeFavorites } from "../market/interests.server";

@@ -8,8 +8,8 @@ import {
 } from "@remix-run/node";
 import { Form, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useId, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
 import { z } from "zod";
+import { useTranslation } from "../i18n/react";
 import { readAliasSheet } from "../market/alias-sheet.server";
 import { MarketError } from "../market/errors";
 import { ALIAS_MAX, LICENSE_TYPES } from "../market/license-rules";

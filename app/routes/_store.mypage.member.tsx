@@ -1,8 +1,8 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId } from "react";
-import { useTranslation } from "react-i18next";
 import { z } from "zod";
+import { useTranslation } from "../i18n/react";
 import { createYoutubeChannels } from "../integrations/youtube/channels.server";
 import { getAccount, registerYoutubeChannel, updateProfile } from "../market/users/account.server";
 import { YOUTUBE_CHANNEL_PREFIX } from "../market/users/youtube";

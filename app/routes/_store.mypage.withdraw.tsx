@@ -1,8 +1,8 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId } from "react";
-import { useTranslation } from "react-i18next";
 import { z } from "zod";
+import { useTranslation } from "../i18n/react";
 import { withdrawMember } from "../market/users/account.server";
 import { WITHDRAW_REASONS } from "../market/users/withdraw-reasons";
 import { requireViewer, signedOutCookies } from "../utils/auth.server";

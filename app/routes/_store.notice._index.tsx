@@ -1,7 +1,7 @@
 import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
 import { Pagination } from "../components/pagination";
+import { useTranslation } from "../i18n/react";
 import { listNotices } from "../market/notices.server";
 import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/react";
 import { currentPolicy } from "../market/policies.server";
 import { isPolicyType, POLICY_TYPES } from "../market/policy-types";
 import { cacheHeaders } from "../utils/cache";

@@ -1,7 +1,7 @@
 import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useId } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/react";
 import { formatMoney, vatOf, withVat } from "../market/money";
 import { groupOfSlug } from "../market/pass-groups";
 import { passPriceGroups } from "../market/passes.server";

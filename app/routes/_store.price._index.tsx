@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
 import { CardGrid } from "../components/content-card";
+import { useTranslation } from "../i18n/react";
 import { listPackages } from "../market/catalog/lists.server";
 import { formatMoney, withVat } from "../market/money";
 import { PRICE_PAGES } from "../market/pass-groups";

@@ -1,9 +1,9 @@
 import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
 import { CardGrid } from "../components/content-card";
 import { Pagination } from "../components/pagination";
+import { useTranslation } from "../i18n/react";
 import { bandOf, SEARCH_TYPES, type SearchFilter, searchFilterSchema } from "../market/search/filters";
 import { searchContents, searchFilterOptions } from "../market/search/search.server";
 import { cacheHeaders } from "../utils/cache";

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useId } from "react";
-import { useTranslation } from "react-i18next";
 import { Pagination } from "../components/pagination";
+import { useTranslation } from "../i18n/react";
 import { searchFaq } from "../market/support.server";
 import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";

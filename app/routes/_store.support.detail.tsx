@@ -1,6 +1,6 @@
 import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/react";
 import { getFaq } from "../market/support.server";
 import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";

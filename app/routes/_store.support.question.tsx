@@ -11,8 +11,8 @@ import {
 } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
 import { TextField } from "../components/forms";
+import { useTranslation } from "../i18n/react";
 import { INQUIRY_ATTACHMENT_MAX_BYTES, INQUIRY_DESCRIPTION_MAX } from "../market/rules";
 import { fileInquiry } from "../market/support.server";
 import { inquirySchema, SUPPORT_CATEGORIES } from "../market/support-rules";

@@ -1,9 +1,9 @@
 import { data, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, Outlet, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
 import { SiteFooter } from "../components/site-footer";
 import { SiteHeader } from "../components/site-header";
 import { ToTopButton } from "../components/to-top";
+import { useTranslation } from "../i18n/react";
 import type { loader as rootLoader } from "../root";
 import { shopCookies } from "../utils/cookies.server";
 import { readHeader } from "../utils/shopper.server";

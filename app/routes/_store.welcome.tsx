@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/react";
 import { requireViewer } from "../utils/auth.server";
 import { pageSeo } from "../utils/page.server";
 import { safePath } from "../utils/redirect";

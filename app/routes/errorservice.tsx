@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/react";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 

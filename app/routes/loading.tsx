@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/react";
 import { pageSeo } from "../utils/page.server";
 import { safePath } from "../utils/redirect";
 import { seoMeta } from "../utils/seo";

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/react";
 import { maintenanceWindow } from "../market/policies.server";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";

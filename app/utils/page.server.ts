@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { fixedT } from "../i18n/i18next.server";
+import { fixedT } from "../i18n/i18n.server";
 import { canonicalUrl, type Seo } from "./seo";
 
 /**
@@ -19,7 +19,7 @@ export async function pageSeo(
     type?: Seo["type"];
   },
 ): Promise<Seo> {
-  const t = await fixedT(context.locale);
+  const t = fixedT(context.locale);
   return {
     siteName: t("brand"),
     title: page.title ?? (page.titleKey ? t(page.titleKey) : t("meta.home")),

@@ -107,3 +107,21 @@ test("the embedded tree asks to be opened from the editor, and shows the licence
   await expectAccessible(page);
   await context.close();
 });
+
+test("a first visit downloads only its own language's strings, and they reach the hydrated page", async ({ page }) => {
+  const scripts: string[] = [];
+  page.on("response", async (response) => {
+    if (response.url().endsWith(".js")) scripts.push(await response.text().catch(() => ""));
+  });
+  await openIn(page, "/audio", "ko");
+  await expect(page.locator("#i18n-strings")).toHaveCount(1);
+  // Hydrated: a client-side navigation renders Korean strings from the document's JSON.
+  await page.getByRole("navigation", { name: "카테고리" }).getByRole("link", { name: "글꼴", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("글꼴");
+  expect(scripts.length).toBeGreaterThan(3);
+  for (const source of scripts) {
+    expect(source).not.toContain("Skip to content");
+    expect(source).not.toContain("\\uBCF8\\uBB38\\uC73C\\uB85C");
+    expect(source).not.toContain("본문으로 건너뛰기");
+  }
+});

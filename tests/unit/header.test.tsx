@@ -1,7 +1,8 @@
 import { createRemixStub } from "@remix-run/testing";
-import { render, screen, within } from "@testing-library/react";
+import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { SiteHeader } from "../../app/components/site-header";
+import { renderWithI18n } from "../support/render";
 
 let headerProps: Parameters<typeof SiteHeader>[0];
 function HeaderUnderTest() {
@@ -11,7 +12,7 @@ const Stub = createRemixStub([{ path: "*", Component: HeaderUnderTest }]);
 
 function renderHeader(props: Parameters<typeof SiteHeader>[0], path = "/audio?x=1") {
   headerProps = props;
-  return render(<Stub initialEntries={[path]} future={{ v3_singleFetch: true }} />);
+  return renderWithI18n(<Stub initialEntries={[path]} future={{ v3_singleFetch: true }} />);
 }
 
 describe("site header", () => {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
 import type WaveSurfer from "wavesurfer.js";
+import { useTranslation } from "../../i18n/react";
 import { formatDuration } from "../content-card";
 
 /**

@@ -1,6 +1,6 @@
 import { Form } from "@remix-run/react";
 import { useEffect, useId, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/react";
 
 export const FONT_PREVIEW_MAX = 100;
 

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/react";
 
 /** The video preview: the poster, and the playable clip when the item has one. */
 export function VideoPreview({ poster, clip, title }: { poster: string | null; clip: string | null; title: string }) {

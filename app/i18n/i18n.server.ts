@@ -1,0 +1,39 @@
+import { createInstance, type i18n } from "i18next";
+import { fallbackLanguage, type Locale, supportedLanguages } from "./config";
+import { resources } from "./resources";
+import type { Bundle, TFunction } from "./translate";
+
+/** Every language's bundle, for the server render (the document then carries only the page's language). */
+export const serverBundles: Record<Locale, Bundle> = { en: resources.en.common, ko: resources.ko.common };
+
+/**
+ * The server translates with i18next: one instance per language, created once (the resources are bundled and an
+ * instance's language never changes, so concurrent requests share it). The browser uses the small `createT`
+ * over the same files; tests/unit/translate.test.ts holds the two to the same output for every key.
+ */
+function createServerI18n(locale: Locale): i18n {
+  const instance = createInstance();
+  instance.init({
+    lng: locale,
+    supportedLngs: [...supportedLanguages],
+    fallbackLng: fallbackLanguage,
+    defaultNS: "common",
+    ns: ["common"],
+    resources,
+    interpolation: { escapeValue: false },
+    initImmediate: false,
+  });
+  return instance;
+}
+
+const translators = Object.fromEntries(
+  supportedLanguages.map((locale) => {
+    const t = createServerI18n(locale).getFixedT(locale);
+    return [locale, ((key, values) => t(key, values ?? {})) as TFunction];
+  }),
+) as Record<Locale, TFunction>;
+
+/** A translation function fixed to one language, for the server render, loaders, actions and the API. */
+export function fixedT(locale: Locale): TFunction {
+  return translators[locale];
+}
