@@ -6,6 +6,7 @@ import { languageQueryRedirect } from "./i18n/language.server";
 import { I18nScript, useTranslation } from "./i18n/react";
 import { useSyncLanguage } from "./i18n/use-locale";
 import styles from "./styles/app.css";
+import { restoredAddress } from "./utils/market-query";
 import { useNonce } from "./utils/nonce";
 
 export const links: LinksFunction = () => [
@@ -20,6 +21,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     if (languageRedirect.cookie) headers.append("Set-Cookie", languageRedirect.cookie);
     throw redirect(languageRedirect.location, { headers });
   }
+  const restored = restoredAddress(new URL(request.url));
+  if (restored) throw redirect(restored);
   return data({ locale: context.locale, testMode: context.env.PAYMENT_GATEWAY === "sandbox" });
 }
 

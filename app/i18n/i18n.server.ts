@@ -9,7 +9,7 @@ export const serverBundles: Record<Locale, Bundle> = { en: resources.en.common, 
 /**
  * The server translates with i18next: one instance per language, created once (the resources are bundled and an
  * instance's language never changes, so concurrent requests share it). The browser uses the small `createT`
- * over the same files; tests/unit/translate.test.ts holds the two to the same output for every key.
+ * over the same files; tests/unit/translate.test.tsx holds the two to the same output for every key.
  */
 function createServerI18n(locale: Locale): i18n {
   const instance = createInstance();

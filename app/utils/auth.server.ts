@@ -1,5 +1,6 @@
 import { type AppLoadContext, redirect } from "@remix-run/node";
 import { shopCookies } from "./cookies.server";
+import { signedInAddress } from "./market-query";
 import { readShopper } from "./shopper.server";
 
 /** Set-Cookie headers that sign a session in: gt carries the session id, gsi says "signed in" to the pages. */
@@ -8,11 +9,14 @@ export async function signedInCookies(context: AppLoadContext, sessionId: string
   return [await c.gt.serialize(sessionId), await c.gsi.serialize(String(userType)), await c.ngt.serialize("", { maxAge: 0 })];
 }
 
-/** The redirect that finishes a sign-in or a join: the session's cookies go with it. */
+/**
+ * The redirect that finishes a sign-in or a join: the session's cookies go with it, and the address carries the
+ * user type and the page's permalink query (restored by the root loader, see market-query.ts).
+ */
 export async function redirectSignedIn(context: AppLoadContext, session: { sessionId: string; user: { userType: number } }, to: string) {
   const headers = new Headers();
   for (const c of await signedInCookies(context, session.sessionId, session.user.userType)) headers.append("Set-Cookie", c);
-  return redirect(to, { headers });
+  return redirect(signedInAddress(to, session.user.userType), { headers });
 }
 
 /** Set-Cookie headers that sign out: both gt and gsi go. */

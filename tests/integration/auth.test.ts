@@ -32,7 +32,7 @@ describe(`sign-in, sign-out and join on ${ENGINE}`, () => {
   it("signs in with the demo member, sets gt (HttpOnly) and gsi, and returns to where the visitor was going", async () => {
     const res = await call("/login", form({ email: DEMO.member.email, password: DEMO.password, redirectTo: "/audio" }));
     expect(res.status).toBe(302);
-    expect(res.headers.get("location")).toBe("/audio");
+    expect(res.headers.get("location")).toBe("/audio?user_type=1");
     const set = res.headers.getSetCookie();
     expect(set.find((c) => c.startsWith("gt="))).toMatch(/HttpOnly/);
     expect(set.find((c) => c.startsWith("gsi="))).not.toMatch(/HttpOnly/);
@@ -68,7 +68,23 @@ describe(`sign-in, sign-out and join on ${ENGINE}`, () => {
 
   it("never redirects off-site after sign-in", async () => {
     const res = await call("/login", form({ email: DEMO.member.email, password: DEMO.password, redirectTo: "//evil.example/x" }));
-    expect(res.headers.get("location")).toBe("/");
+    expect(res.headers.get("location")).toBe("/?user_type=1");
+  });
+
+  it("returns to the page's permalink: user_type and market-query in the address, the query restored by the root loader", async () => {
+    const from = "/search/audio?keywords=piano&bpm_start=60&bpm_end=90";
+    const res = await call("/login", form({ email: DEMO.member.email, password: DEMO.password, redirectTo: from }));
+    const location = res.headers.get("location") ?? "";
+    const url = new URL(location, "http://x");
+    expect(url.pathname).toBe("/search/audio");
+    expect(url.searchParams.get("user_type")).toBe("1");
+    expect(url.searchParams.get("market-query")).toBe("keywords=piano&bpm_start=60&bpm_end=90");
+    const restored = await call(location, { headers: { cookie: jar(res) } });
+    expect(restored.status).toBe(302);
+    expect(restored.headers.get("location")).toBe(from);
+    // Only the query comes from market-query: the path stays, so it cannot lead off-site.
+    const off = await call(`/audio?user_type=1&market-query=${encodeURIComponent("//evil.example/x?a=1")}`);
+    expect(off.headers.get("location")).toBe(`/audio?${new URLSearchParams({ "//evil.example/x?a": "1" })}`);
   });
 
   it("signs out: the session row and both cookies go", async () => {
@@ -121,12 +137,16 @@ describe(`sign-in, sign-out and join on ${ENGINE}`, () => {
       form({ email: "New.Member@Example.com", password: "longenough", nickname: "뉴비", agreeTerms: "on", redirectTo: "/font" }),
     );
     expect(res.status).toBe(302);
-    expect(res.headers.get("location")).toBe(`/welcome?join_market=1&redirectTo=${encodeURIComponent("/font")}`);
+    expect(res.headers.get("location")).toBe(
+      `/welcome?user_type=1&market-query=${encodeURIComponent(`join_market=1&redirectTo=${encodeURIComponent("/font")}`)}`,
+    );
     const row = await db.selectFrom("users").selectAll().where("email", "=", "new.member@example.com").executeTakeFirstOrThrow();
     expect(row.password_hash).not.toContain("longenough");
     expect(row.market_email_agree).toBe(0);
+    const restored = await call(res.headers.get("location") as string, { headers: { cookie: jar(res) } });
+    expect(restored.headers.get("location")).toBe(`/welcome?join_market=1&redirectTo=${encodeURIComponent("/font")}`);
     const welcome = await (
-      await call(res.headers.get("location") as string, { headers: { cookie: jar(res), "accept-language": "en" } })
+      await call(restored.headers.get("location") as string, { headers: { cookie: jar(res), "accept-language": "en" } })
     ).text();
     expect(welcome).toContain("Welcome, 뉴비!");
     expect(welcome).toContain('href="/font"');

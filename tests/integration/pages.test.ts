@@ -46,6 +46,15 @@ describe(`storefront pages on ${ENGINE}`, () => {
     expect(body).toContain('<html lang="ko"');
   });
 
+  it("carries the page language's strings, and only those, for the browser", async () => {
+    const ko = await get("/audio", { headers: { "accept-language": "ko" } });
+    expect((await ko.stringTable())?.brand).toBe("비디오에셋 마켓");
+    const en = await get("/audio", { headers: { "accept-language": "en" } });
+    const table = await en.stringTable();
+    expect(table?.brand).toBe("VideoAsset Market");
+    expect(JSON.stringify(table)).not.toContain("비디오에셋 마켓");
+  });
+
   it("ignores an unsupported language value but still removes it", async () => {
     const res = await get("/?language=fr");
     expect(res.headers.get("location")).toBe("/");

@@ -29,6 +29,24 @@ export async function createTestApp(db: DB, options: { dataDir: string; env?: Re
       requestId: "test",
       clientIp: init.ip ?? "203.0.113.9",
     };
-    return handler(request, context);
+    return withoutStringTable(await handler(request, context));
   };
+}
+
+/**
+ * Pages carry every string of their language as JSON for the browser (root's I18nScript). Tests read the rendered
+ * markup, so an assertion that a message is absent must not meet it in that table: `text()` leaves the table out,
+ * and `stringTable()` answers it.
+ */
+const TABLE = /<script id="i18n-strings" type="application\/json">([\s\S]*?)<\/script>/;
+function withoutStringTable(response: Response): Response & { stringTable(): Promise<Record<string, unknown> | null> } {
+  const isHtml = response.headers.get("content-type")?.startsWith("text/html");
+  const body = isHtml ? response.clone().text() : null;
+  return Object.assign(response, {
+    text: async () => (body ? (await body).replace(TABLE, "") : Response.prototype.text.call(response)),
+    stringTable: async () => {
+      const match = body ? (await body).match(TABLE) : null;
+      return match ? (JSON.parse(match[1]) as Record<string, unknown>) : null;
+    },
+  });
 }

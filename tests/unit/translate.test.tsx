@@ -1,5 +1,7 @@
+import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { fixedT, serverBundles } from "../../app/i18n/i18n.server";
+import { I18nProvider, I18nScript } from "../../app/i18n/react";
 import { createT } from "../../app/i18n/translate";
 
 describe("translate", () => {
@@ -56,4 +58,18 @@ describe("the browser's createT and the server's i18next agree", () => {
       expect(checked).toBeGreaterThan(300);
     });
   }
+});
+
+describe("the document's string table", () => {
+  it("cannot be closed early by a string: '<' is escaped inside the JSON", () => {
+    const html = renderToString(
+      <I18nProvider locale="en" bundles={{ en: { evil: "</script><img src=x onerror=alert(1)>" } }}>
+        <I18nScript />
+      </I18nProvider>,
+    );
+    expect(html).not.toContain("</script><img");
+    expect(html).toContain("\\u003c/script>");
+    const json = html.slice(html.indexOf(">") + 1, html.lastIndexOf("</script>"));
+    expect(JSON.parse(json)).toEqual({ evil: "</script><img src=x onerror=alert(1)>" });
+  });
 });
