@@ -13,6 +13,7 @@ import "./app/context";
 import { bootDatabase } from "./app/db/boot.server";
 import { resolveLanguage } from "./app/i18n/language.server";
 import { createHttpCountryResolver } from "./app/integrations/geo/country.server";
+import { createGateways } from "./app/integrations/payments/index.server";
 import { PAGE_CACHE_HEADER } from "./app/utils/cache";
 import { parseEnv } from "./app/utils/env.server";
 import { bodyFor, createPageCache, isCacheableRequest } from "./app/utils/page-cache.server";
@@ -28,6 +29,7 @@ try {
 const log = (fields: Record<string, unknown>) => console.log(JSON.stringify({ time: new Date().toISOString(), ...fields }));
 const started = Date.now();
 const db = await bootDatabase(env, (line) => log({ level: "info", msg: line }));
+const payments = createGateways(db, env);
 const geo = env.GEO_API_URL ? createHttpCountryResolver({ urlTemplate: env.GEO_API_URL, timeoutMs: env.GEO_API_TIMEOUT_MS }) : null;
 
 const BUILD_PATH = path.resolve("build/index.js");
@@ -111,6 +113,7 @@ const getLoadContext = async (req: express.Request, res: express.Response): Prom
     cspNonce: res.locals.cspNonce as string,
     requestId: res.locals.requestId as string,
     clientIp: req.ip ?? "",
+    payments,
   };
 };
 

@@ -175,6 +175,17 @@ export interface OrdersTable {
   idempotency_key: string | null;
   ptime: string | null; // payment time
   created_at: string;
+  order_name: string | null;
+  discount: Generated<number>;
+  coupon_code: string | null;
+  paid_amount: Generated<number>; // what the gateway confirmed as paid
+  refund_deduction: Generated<number>; // kept back from refunds (virtual account 10%)
+  vbank_bank: string | null;
+  vbank_account: string | null;
+  vbank_holder: string | null;
+  failure_message: string | null;
+  pending_reason: string | null; // e.g. PayPal eCheck
+  updated_at: string | null;
 }
 
 export interface OrderItemsTable {
@@ -188,6 +199,58 @@ export interface OrderItemsTable {
   status: string; // active | cancelled
   first_downloaded_at: string | null;
   expires_at: string | null;
+  item_type: string | null; // video | icon | audio | font | package | pass
+  cancelled_at: string | null;
+  refund_amount: Generated<number>;
+  discount: Generated<number>;
+}
+
+export interface RefundsTable {
+  id: Generated<number>;
+  order_id: number;
+  request_id: string;
+  item_ids: string; // comma-separated order_items ids
+  gross: number;
+  deduction: number;
+  amount: number;
+  status: string; // requested | succeeded | failed
+  gateway_cancellation_id: string | null;
+  reason: string;
+  created_at: string;
+}
+
+export interface PaymentEventsTable {
+  id: Generated<number>;
+  gateway: string;
+  event_id: string;
+  type: string;
+  gateway_payment_id: string | null;
+  received_at: string;
+}
+
+export interface SandboxPaymentsTable {
+  id: string;
+  payment_id: string;
+  order_name: string;
+  amount: number;
+  vat: number;
+  currency: string;
+  method: string;
+  status: string; // GatewayStatus
+  paid: Generated<number>;
+  cancelled: Generated<number>;
+  buyer_email: string;
+  locale: string;
+  vbank_bank: string | null;
+  vbank_account: string | null;
+  vbank_due_at: string | null;
+  return_url: string;
+  cancel_url: string;
+  webhook_url: string;
+  failure_reason: string | null;
+  paid_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface PassesTable {
@@ -333,6 +396,9 @@ export interface Database {
   interests: InterestsTable;
   orders: OrdersTable;
   order_items: OrderItemsTable;
+  refunds: RefundsTable;
+  payment_events: PaymentEventsTable;
+  sandbox_payments: SandboxPaymentsTable;
   passes: PassesTable;
   downloads: DownloadsTable;
   purchase_requests: PurchaseRequestsTable;

@@ -132,6 +132,21 @@ export async function listCart(db: DB, owner: CartOwner, locale: Locale, type?: 
   return { lines, counts, amount, vat, total: amount + vat };
 }
 
+/** The content of these cart lines of this owner that can be paid for (active, paid; others' ids ignored). */
+export async function payableCartContents(db: DB, owner: CartOwner, cartIds: number[]): Promise<number[]> {
+  if (!cartIds.length) return [];
+  const rows = await ownerFilter(
+    db.selectFrom("carts").innerJoin("contents", "contents.id", "carts.content_id").select("contents.id"),
+    owner,
+  )
+    .where("carts.id", "in", cartIds)
+    .where("contents.status", "=", "active")
+    .where("contents.price_type", "=", "paid")
+    .orderBy("carts.created_at", "desc")
+    .execute();
+  return [...new Set(rows.map((r) => r.id))];
+}
+
 /** Removes lines of this owner's cart (others' ids are ignored). Answers how many went. */
 export async function removeFromCart(db: DB, owner: CartOwner, cartIds: number[]): Promise<number> {
   if (!cartIds.length || (!owner.userId && !owner.ngt)) return 0;

@@ -15,8 +15,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   ]);
   const url = new URL(request.url);
   const requiresAuth = url.searchParams.get("redirect") === "requires-auth";
+  const sessionExpired = url.searchParams.get("notice") === "session-expired";
   const redirectTo = url.searchParams.get("redirectTo") ?? "/";
-  return { home, seo, locale: context.locale, requiresAuth, signIn: `/login?redirectTo=${encodeURIComponent(redirectTo)}` };
+  return { home, seo, locale: context.locale, requiresAuth, sessionExpired, signIn: `/login?redirectTo=${encodeURIComponent(redirectTo)}` };
 }
 
 export const headers = cacheHeaders("catalog");
@@ -24,11 +25,15 @@ export const headers = cacheHeaders("catalog");
 export const meta: MetaFunction<typeof loader> = ({ data }) => seoMeta(data?.seo);
 
 export default function Home() {
-  const { home, locale, requiresAuth, signIn } = useLoaderData<typeof loader>();
+  const { home, locale, requiresAuth, sessionExpired, signIn } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   const authNotice = requiresAuth ? (
     <p className="notice-box" role="alert">
       {t("auth.requiresAuth")} <Link to={signIn}>{t("header.signIn")}</Link>
+    </p>
+  ) : sessionExpired ? (
+    <p className="notice-box" role="alert">
+      {t("pay.sessionExpired")}
     </p>
   ) : null;
   if (home.mode === "service-stop") {

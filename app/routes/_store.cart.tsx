@@ -4,12 +4,13 @@ import { useRef, useState } from "react";
 import { z } from "zod";
 import { detailHref, PriceTag } from "../components/content-card";
 import { useTranslation } from "../i18n/react";
-import { addToCart, listCart, moveCartToFavorites, removeFromCart } from "../market/cart.server";
+import { addToCart, listCart, moveCartToFavorites, payableCartContents, removeFromCart } from "../market/cart.server";
 import { CART_OUTCOMES } from "../market/cart-outcomes";
 import { CONTENT_TYPES } from "../market/catalog/detail.server";
 import { formatMoney } from "../market/money";
 import { cartOwner } from "../utils/cart-owner.server";
 import { pageSeo } from "../utils/page.server";
+import { startPay } from "../utils/pay-session.server";
 import { safePath } from "../utils/redirect";
 import { seoMeta } from "../utils/seo";
 
@@ -25,6 +26,7 @@ export const cartActionSchema = z.discriminatedUnion("intent", [
   }),
   z.object({ intent: z.literal("remove"), cart_id: ids }),
   z.object({ intent: z.literal("favorite"), cart_id: ids }),
+  z.object({ intent: z.literal("buy"), cart_id: ids }),
 ]);
 
 function formObject(form: FormData) {
@@ -77,6 +79,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (input.intent === "remove") {
     const count = await removeFromCart(context.db, owner, input.cart_id);
     return data({ message: "cart.deleted" as const, count, code: null });
+  }
+  if (input.intent === "buy") {
+    // Buying needs an account: a guest signs in (their cart merges) and comes back to the cart.
+    if (!viewer) return redirect("/login?redirectTo=%2Fcart");
+    const contentIds = await payableCartContents(context.db, owner, input.cart_id);
+    if (!contentIds.length) return data({ message: "cart.nothingPayable" as const, count: 0, code: null });
+    const cookie = await startPay(
+      context,
+      contentIds.map((id) => ({ kind: "content" as const, id })),
+    );
+    return redirect("/pay01", { headers: { "Set-Cookie": cookie } });
   }
   if (!viewer) return data({ message: "cart.guestFavorites" as const, count: 0, code: null });
   const count = await moveCartToFavorites(context.db, viewer.id, input.cart_id);
@@ -159,6 +172,9 @@ export default function CartPage() {
                 {t("cart.toFavorites")}
               </button>
             ) : null}
+            <button type="submit" name="intent" value="buy" className="button" disabled={busy}>
+              {t("cart.buySelected")}
+            </button>
           </div>
           <ul className="cart-lines">
             {cart.lines.map((line) => (

@@ -22,8 +22,8 @@ export default function MyPageHome() {
   const date = (iso: string) =>
     new Intl.DateTimeFormat(locale === "ko" ? "ko-KR" : "en-US", { dateStyle: "medium", timeZone: "Asia/Seoul" }).format(new Date(iso));
   const tiles = [
-    ["passes", summary.activePasses, "/price"],
-    ["orders", summary.orders, null],
+    ["passes", summary.activePasses, "/mypage/passes"],
+    ["orders", summary.orders, "/mypage/pay"],
     ["downloads", summary.downloads, null],
     ["favorites", summary.favorites, "/mypage/interest"],
     ["cart", summary.cart, "/cart"],

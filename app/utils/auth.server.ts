@@ -1,12 +1,19 @@
 import { type AppLoadContext, redirect } from "@remix-run/node";
 import { shopCookies } from "./cookies.server";
 import { signedInAddress } from "./market-query";
+import { clearPay } from "./pay-session.server";
 import { readShopper } from "./shopper.server";
 
 /** Set-Cookie headers that sign a session in: gt carries the session id, gsi says "signed in" to the pages. */
 export async function signedInCookies(context: AppLoadContext, sessionId: string, userType: number): Promise<string[]> {
   const c = shopCookies(context.env);
-  return [await c.gt.serialize(sessionId), await c.gsi.serialize(String(userType)), await c.ngt.serialize("", { maxAge: 0 })];
+  // Sign-in clears stored order data (spec section 4).
+  return [
+    await c.gt.serialize(sessionId),
+    await c.gsi.serialize(String(userType)),
+    await c.ngt.serialize("", { maxAge: 0 }),
+    await clearPay(context),
+  ];
 }
 
 /**
@@ -22,7 +29,7 @@ export async function redirectSignedIn(context: AppLoadContext, session: { sessi
 /** Set-Cookie headers that sign out: both gt and gsi go. */
 export async function signedOutCookies(context: AppLoadContext): Promise<string[]> {
   const c = shopCookies(context.env);
-  return [await c.gt.serialize("", { maxAge: 0 }), await c.gsi.serialize("", { maxAge: 0 })];
+  return [await c.gt.serialize("", { maxAge: 0 }), await c.gsi.serialize("", { maxAge: 0 }), await clearPay(context)];
 }
 
 /** The signed-in viewer, or a redirect to / with redirect=requires-auth (spec section 4). */

@@ -27,7 +27,22 @@ const schema = z.object({
     .refine((v) => v.includes("{ip}"), "must contain the {ip} placeholder")
     .optional(),
   GEO_API_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(800),
-  PAYMENT_GATEWAY: z.enum(["sandbox", "portone", "paypal"]).default("sandbox"),
+  /** sandbox: the built-in offline test gateway for every method; live: PortOne V2 and PayPal, as configured below. */
+  PAYMENT_GATEWAY: z.enum(["sandbox", "live"]).default("sandbox"),
+  PORTONE_API_SECRET: z.string().min(1).optional(),
+  PORTONE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  PORTONE_STORE_ID: z.string().min(1).optional(),
+  PORTONE_CHANNEL_CARD: z.string().min(1).optional(),
+  PORTONE_CHANNEL_PHONE: z.string().min(1).optional(),
+  PORTONE_CHANNEL_KAKAOPAY: z.string().min(1).optional(),
+  PORTONE_CHANNEL_VBANK: z.string().min(1).optional(),
+  PORTONE_TEST_CHANNELS: flag(true),
+  PAYPAL_CLIENT_ID: z.string().min(1).optional(),
+  PAYPAL_CLIENT_SECRET: z.string().min(1).optional(),
+  PAYPAL_WEBHOOK_ID: z.string().min(1).optional(),
+  PAYPAL_MODE: z.enum(["sandbox", "live"]).default("sandbox"),
+  /** How often the virtual-account expiry job runs (seconds; 0 turns it off on this server). */
+  VBANK_EXPIRY_INTERVAL_S: z.coerce.number().int().min(0).max(86_400).default(60),
   MAIL_TRANSPORT: z.enum(["outbox", "smtp"]).default("outbox"),
   SMTP_URL: z.string().url().optional(),
   YOUTUBE_API_KEY: z.string().min(1).optional(),
@@ -48,6 +63,18 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   const env = result.data;
   if (env.MAIL_TRANSPORT === "smtp" && !env.SMTP_URL) {
     throw new Error("Invalid environment configuration:\n  SMTP_URL: required when MAIL_TRANSPORT=smtp");
+  }
+  if (env.PAYMENT_GATEWAY === "live") {
+    const portone = [env.PORTONE_API_SECRET, env.PORTONE_WEBHOOK_SECRET, env.PORTONE_STORE_ID];
+    const paypal = [env.PAYPAL_CLIENT_ID, env.PAYPAL_CLIENT_SECRET, env.PAYPAL_WEBHOOK_ID];
+    const complete = (group: unknown[]) => group.every(Boolean);
+    const partial = (group: unknown[]) => group.some(Boolean) && !complete(group);
+    if (partial(portone))
+      throw new Error("Invalid environment configuration:\n  PORTONE_*: API secret, webhook secret and store id go together");
+    if (partial(paypal))
+      throw new Error("Invalid environment configuration:\n  PAYPAL_*: client id, client secret and webhook id go together");
+    if (!complete(portone) && !complete(paypal))
+      throw new Error("Invalid environment configuration:\n  PAYMENT_GATEWAY: live needs PortOne or PayPal credentials");
   }
   return env;
 }

@@ -5,18 +5,30 @@ import "../../app/context";
 import type { DB } from "../../app/db/db.server";
 import { resolveLanguage } from "../../app/i18n/language.server";
 import type { CountryResolver } from "../../app/integrations/geo/country.server";
+import { createGateways, type GatewayFactories, type Gateways } from "../../app/integrations/payments/index.server";
 import { parseEnv } from "../../app/utils/env.server";
 
 /**
  * The built Remix app (build/index.js, made by `remix build`) wired to a test database, called
  * in-process with real Requests: loaders, actions, redirects and headers as a browser would see them.
  */
-export async function createTestApp(db: DB, options: { dataDir: string; env?: Record<string, string>; geo?: CountryResolver | null }) {
+export async function createTestApp(
+  db: DB,
+  options: { dataDir: string; env?: Record<string, string>; geo?: CountryResolver | null; factories?: GatewayFactories },
+) {
   const buildPath = path.resolve("build/index.js");
   const build = (await import(url.pathToFileURL(buildPath).href)) as ServerBuild;
   const env = parseEnv({ NODE_ENV: "production", DATA_DIR: options.dataDir, SESSION_SECRET: "test-secret-test-secret", ...options.env });
   const handler = createRequestHandler(build, "production");
-  return async (pathname: string, init: RequestInit & { ip?: string } = {}) => {
+  // Gateways call the store back in-process: a webhook is one more request to this app.
+  const payments: Gateways = createGateways(db, env, {
+    factories: options.factories,
+    deliver: async (to, body, headers) => {
+      const target = new URL(to, "http://store.test");
+      await call(target.pathname + target.search, { method: "POST", body, headers });
+    },
+  });
+  const call = async (pathname: string, init: RequestInit & { ip?: string } = {}) => {
     const request = new Request(`http://store.test${pathname}`, { redirect: "manual", ...init });
     const context: AppLoadContext = {
       db,
@@ -28,9 +40,11 @@ export async function createTestApp(db: DB, options: { dataDir: string; env?: Re
       cspNonce: "test-nonce",
       requestId: "test",
       clientIp: init.ip ?? "203.0.113.9",
+      payments,
     };
     return withoutStringTable(await handler(request, context));
   };
+  return Object.assign(call, { payments });
 }
 
 /**

@@ -2,10 +2,12 @@ import type { Migration } from "kysely";
 import * as m0001 from "./0001_initial";
 import * as m0002 from "./0002_search";
 import * as m0003 from "./0003_withdrawals";
+import * as m0004 from "./0004_payments";
 
 /** Every migration, in order. Imported statically so the server bundle carries them. */
 export const migrations: Record<string, Migration> = {
   "0001_initial": m0001,
   "0002_search": m0002,
   "0003_withdrawals": m0003,
+  "0004_payments": m0004,
 };

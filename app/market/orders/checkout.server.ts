@@ -1,0 +1,163 @@
+/**
+ * What is being bought: the lines of a checkout (selected cart items, or one pass), priced on the server in the
+ * currency of the payment, and the licence the purchase goes to. Shared by the payment pages and the API.
+ */
+import { z } from "zod";
+import type { DB } from "../../db/db.server";
+import type { Locale } from "../../i18n/config";
+import type { PayCurrency } from "../../integrations/payments/gateway";
+import { MarketError } from "../errors";
+import { passGroupOf } from "../pass-groups";
+import { USE_PERIOD_DAYS } from "../rules";
+import { type OrderTotals, priceOrder } from "./pricing";
+
+export const checkoutItemSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("content"), id: z.number().int().positive() }),
+  z.object({ kind: z.literal("pass"), id: z.number().int().positive() }),
+]);
+export type CheckoutItem = z.infer<typeof checkoutItemSchema>;
+
+/** At most this many lines in one order (a full cart). */
+export const MAX_ORDER_LINES = 100;
+
+export interface CheckoutLine {
+  kind: "content" | "pass";
+  refId: number;
+  /** video | icon | audio | font | package, or pass */
+  itemType: string;
+  /** For a pass: its group (video, audio_bgm, ...) and size. */
+  passGroup?: string;
+  passCount?: number;
+  code: string | null;
+  title: string;
+  image: string | null;
+  unit: number;
+  validDays: number;
+}
+
+export interface CheckoutQuote {
+  currency: PayCurrency;
+  lines: CheckoutLine[];
+  totals: OrderTotals;
+}
+
+export { currencyOfMethod } from "./currency";
+
+export interface Buyer {
+  id: number;
+  userType: number;
+}
+
+/**
+ * The lines of a checkout, validated: only paid, active content and pass prices; business accounts cannot buy
+ * passes (spec section 6); a checkout holds content or one pass, not both.
+ */
+export async function quoteCheckout(
+  db: DB,
+  buyer: Buyer,
+  items: readonly CheckoutItem[],
+  currency: PayCurrency,
+  locale: Locale,
+): Promise<CheckoutQuote> {
+  if (items.length === 0) throw new MarketError("CHECKOUT_EMPTY", 400, "Nothing to pay for");
+  if (items.length > MAX_ORDER_LINES) throw new MarketError("CHECKOUT_TOO_LARGE", 400, "Too many items");
+  const contentIds = [...new Set(items.filter((i) => i.kind === "content").map((i) => i.id))];
+  const passIds = [...new Set(items.filter((i) => i.kind === "pass").map((i) => i.id))];
+  if (passIds.length && (contentIds.length || passIds.length > 1))
+    throw new MarketError("CHECKOUT_MIXED", 400, "A pass is bought on its own");
+  if (passIds.length && buyer.userType === 2) throw new MarketError("BUSINESS_PASS", 403, "The service is for individual members");
+  const lines: CheckoutLine[] = [];
+  if (contentIds.length) {
+    const rows = await db
+      .selectFrom("contents")
+      .select(["id", "code", "contents_type", "title_ko", "title_en", "poster_path", "price_type", "price_krw", "price_usd", "status"])
+      .where("id", "in", contentIds)
+      .execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const id of contentIds) {
+      const r = byId.get(id);
+      if (r?.status !== "active") throw new MarketError("CONTENT_DISCONTINUED", 409, "This content has been discontinued");
+      if (r.price_type !== "paid") throw new MarketError("NOT_FOR_SALE", 409, "Free and benefit content is not sold");
+      lines.push({
+        kind: "content",
+        refId: r.id,
+        itemType: r.contents_type,
+        code: r.code,
+        title: locale === "ko" ? r.title_ko : r.title_en,
+        image: r.poster_path,
+        unit: currency === "KRW" ? r.price_krw : r.price_usd,
+        validDays: USE_PERIOD_DAYS,
+      });
+    }
+  }
+  if (passIds.length) {
+    const p = await db.selectFrom("pass_prices").selectAll().where("id", "=", passIds[0]).executeTakeFirst();
+    if (!p) throw new MarketError("PASS_NOT_FOUND", 404, "No such pass");
+    const group = passGroupOf(p.contents_flag, p.contents_type_sub);
+    lines.push({
+      kind: "pass",
+      refId: p.id,
+      itemType: "pass",
+      passGroup: group,
+      passCount: p.contents_count,
+      code: null,
+      title: group,
+      image: null,
+      unit: currency === "KRW" ? p.price_krw : p.price_usd,
+      validDays: p.valid_days,
+    });
+  }
+  return { currency, lines, totals: priceOrder(lines.map((l) => ({ unit: l.unit }))) };
+}
+
+export interface LicenseChoice {
+  id: number;
+  serial: string;
+  alias: string | null;
+  licenseType: string;
+  validUntil: string | null;
+  /** The licence ends before the content's 90 usable days do. */
+  shortTerm: boolean;
+}
+
+const ACTIVE = ["registered", "unlimited"];
+
+function toChoice(r: { id: number; serial: string; alias: string | null; license_type: string; valid_until: string | null }, now: Date) {
+  const shortTerm = r.valid_until !== null && Date.parse(r.valid_until) - now.getTime() < USE_PERIOD_DAYS * 86_400_000;
+  return { id: r.id, serial: r.serial, alias: r.alias, licenseType: r.license_type, validUntil: r.valid_until, shortTerm };
+}
+
+/** The member's licences a purchase can go to: active and in term, in the member's order. */
+export async function purchasableLicenses(db: DB, userId: number, now = new Date()): Promise<LicenseChoice[]> {
+  const rows = await db
+    .selectFrom("licenses")
+    .select(["id", "serial", "alias", "license_type", "valid_until"])
+    .where("user_id", "=", userId)
+    .where("status", "in", ACTIVE)
+    .where((eb) => eb.or([eb("valid_until", "is", null), eb("valid_until", ">", now.toISOString())]))
+    .orderBy("sort_order")
+    .orderBy("id")
+    .execute();
+  return rows.map((r) => toChoice(r, now));
+}
+
+/** A licence for this purchase: one of the member's, or one entered by key (theirs, or unowned and active). */
+export async function resolvePurchaseLicense(
+  db: DB,
+  userId: number,
+  choice: { licenseId?: number; serial?: string },
+  now = new Date(),
+): Promise<LicenseChoice> {
+  let q = db
+    .selectFrom("licenses")
+    .select(["id", "serial", "alias", "license_type", "valid_until", "user_id", "owner_kind", "status"])
+    .where((eb) => eb.or([eb("valid_until", "is", null), eb("valid_until", ">", now.toISOString())]))
+    .where("status", "in", ACTIVE);
+  if (choice.licenseId) q = q.where("id", "=", choice.licenseId);
+  else if (choice.serial) q = q.where("serial", "=", choice.serial.trim().toUpperCase());
+  else throw new MarketError("LICENSE_REQUIRED", 400, "Choose a licence");
+  const r = await q.executeTakeFirst();
+  if (!r || (r.user_id !== null && r.user_id !== userId) || (r.user_id === null && r.owner_kind !== "nonmember"))
+    throw new MarketError("LICENSE_NOT_FOUND", 404, "No license key with this information found. Please check again.");
+  return toChoice(r, now);
+}

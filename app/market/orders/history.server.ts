@@ -1,0 +1,296 @@
+/** A member's payments and passes, for /mypage/pay, /mypage/passes and the users/orders API. */
+import type { DB } from "../../db/db.server";
+import type { Locale } from "../../i18n/config";
+import type { PayMethod } from "../../integrations/payments/gateway";
+import { passGroupOf } from "../pass-groups";
+import { ORDER_HISTORY_YEARS } from "../rules";
+import { quoteRefund } from "./pricing";
+
+/** Orders a member sees: placed and not abandoned (a pending or failed attempt is not a payment). */
+const VISIBLE = ["waiting", "complete", "cancelled", "partially_cancelled"];
+
+export interface OrderRow {
+  id: number;
+  orderNo: string;
+  paidAt: string | null;
+  createdAt: string;
+  name: string;
+  status: string;
+  method: string | null;
+  currency: "KRW" | "USD";
+  total: number;
+  quantity: number;
+  purchaseCategory: string;
+}
+
+/** The oldest payment time that can be looked up: 3 years back (spec section 5). */
+export const historyFloor = (now: Date) => {
+  const d = new Date(now);
+  d.setUTCFullYear(d.getUTCFullYear() - ORDER_HISTORY_YEARS);
+  return d.toISOString();
+};
+
+export async function listOrders(
+  db: DB,
+  userId: number,
+  filter: { from?: string; to?: string; offset?: number; limit?: number } = {},
+  now = new Date(),
+): Promise<{ list: OrderRow[]; total_count: number; floor: string }> {
+  const floor = historyFloor(now);
+  const from = filter.from && filter.from > floor ? filter.from : floor;
+  let q = db
+    .selectFrom("orders")
+    .where("user_id", "=", userId)
+    .where("status", "in", VISIBLE)
+    .where((eb) => eb(eb.fn.coalesce("ptime", "created_at"), ">=", from));
+  if (filter.to) q = q.where((eb) => eb(eb.fn.coalesce("ptime", "created_at"), "<", filter.to as string));
+  const [rows, count] = await Promise.all([
+    q
+      .select(["id", "order_no", "ptime", "created_at", "order_name", "status", "method", "currency", "total", "purchase_category"])
+      .select((eb) =>
+        eb
+          .selectFrom("order_items")
+          .select(eb.fn.countAll<number>().as("n"))
+          .whereRef("order_items.order_id", "=", "orders.id")
+          .as("quantity"),
+      )
+      .orderBy((eb) => eb.fn.coalesce("ptime", "created_at"), "desc")
+      .orderBy("id", "desc")
+      .offset(filter.offset ?? 0)
+      .limit(filter.limit ?? 20)
+      .execute(),
+    q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    floor,
+    total_count: Number(count.n),
+    list: rows.map((r) => ({
+      id: r.id,
+      orderNo: r.order_no,
+      paidAt: r.ptime,
+      createdAt: r.created_at,
+      name: r.order_name ?? r.order_no,
+      status: r.status,
+      method: r.method,
+      currency: r.currency as "KRW" | "USD",
+      total: r.total,
+      quantity: Number(r.quantity ?? 0),
+      purchaseCategory: r.purchase_category,
+    })),
+  };
+}
+
+export interface OrderDetailLine {
+  id: number;
+  itemType: string;
+  title: string;
+  code: string | null;
+  passGroup: string | null;
+  passCount: number | null;
+  unit: number;
+  discount: number;
+  vat: number;
+  total: number;
+  status: string;
+  used: boolean;
+  expiresAt: string | null;
+  refundAmount: number;
+  /** Whether this line alone could be cancelled now, and if not why. */
+  cancellable: boolean;
+  refusal: string | null;
+}
+
+export interface OrderDetail extends OrderRow {
+  amount: number;
+  discount: number;
+  vat: number;
+  paidAmount: number;
+  cancelQuantity: number;
+  cancelAmount: number;
+  refundDeduction: number;
+  message: string | null;
+  license: { id: number; serial: string; alias: string | null } | null;
+  vbank: { bank: string; account: string; holder: string | null; dueAt: string | null } | null;
+  pendingReason: string | null;
+  lines: OrderDetailLine[];
+  /** Whether the whole order (its active lines) could be cancelled now, and if not why. */
+  cancellable: boolean;
+  refusal: string | null;
+}
+
+/** Benefit content downloaded since the order was paid blocks its cancellation (spec section 4). */
+async function benefitDownloadedSince(db: DB, userId: number, paidAt: string | null) {
+  if (!paidAt) return false;
+  const row = await db
+    .selectFrom("downloads")
+    .innerJoin("contents", "contents.id", "downloads.content_id")
+    .select("downloads.id")
+    .where("downloads.user_id", "=", userId)
+    .where("contents.price_type", "=", "benefit")
+    .where("downloads.created_at", ">=", paidAt)
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
+export async function orderDetail(db: DB, userId: number, orderId: number, locale: Locale, now = new Date()): Promise<OrderDetail | null> {
+  const o = await db
+    .selectFrom("orders")
+    .selectAll()
+    .where("id", "=", orderId)
+    .where("user_id", "=", userId)
+    .where("status", "in", VISIBLE)
+    .executeTakeFirst();
+  if (!o) return null;
+  const [items, license, benefit] = await Promise.all([
+    db
+      .selectFrom("order_items")
+      .leftJoin("contents", "contents.id", "order_items.content_id")
+      .leftJoin("pass_prices", "pass_prices.id", "order_items.pass_price_id")
+      .leftJoin("passes", "passes.order_item_id", "order_items.id")
+      .select([
+        "order_items.id",
+        "order_items.item_type",
+        "order_items.unit_price",
+        "order_items.discount",
+        "order_items.vat",
+        "order_items.status",
+        "order_items.first_downloaded_at",
+        "order_items.expires_at",
+        "order_items.refund_amount",
+        "contents.code",
+        "contents.title_ko",
+        "contents.title_en",
+        "pass_prices.contents_flag",
+        "pass_prices.contents_type_sub",
+        "pass_prices.contents_count",
+        "passes.remaining",
+        "passes.total as pass_total",
+      ])
+      .where("order_items.order_id", "=", o.id)
+      .orderBy("order_items.id")
+      .execute(),
+    o.license_id
+      ? db.selectFrom("licenses").select(["id", "serial", "alias"]).where("id", "=", o.license_id).executeTakeFirst()
+      : undefined,
+    benefitDownloadedSince(db, userId, o.ptime),
+  ]);
+  const lines = items.map((i) => {
+    const used = Boolean(i.first_downloaded_at) || (i.remaining !== null && i.pass_total !== null && i.remaining < i.pass_total);
+    return {
+      id: i.id,
+      itemType: i.item_type ?? (i.contents_flag !== null ? "pass" : "video"),
+      title: (locale === "ko" ? i.title_ko : i.title_en) ?? "",
+      code: i.code,
+      passGroup: i.contents_flag !== null ? passGroupOf(i.contents_flag, i.contents_type_sub) : null,
+      passCount: i.contents_count,
+      unit: i.unit_price,
+      discount: i.discount,
+      vat: i.vat,
+      total: i.unit_price - i.discount + i.vat,
+      status: i.status,
+      used,
+      expiresAt: i.expires_at,
+      refundAmount: i.refund_amount,
+    };
+  });
+  const refundBase = {
+    method: (o.method ?? "card") as PayMethod,
+    paidAt: o.ptime,
+    now,
+    lines: lines.map((l) => ({
+      id: l.id,
+      total: l.total,
+      status: l.status === "active" ? ("active" as const) : ("cancelled" as const),
+      used: l.used,
+    })),
+    paid: o.paid_amount,
+    refunded: o.cancel_amount + o.refund_deduction,
+    benefitDownloaded: benefit,
+  };
+  const whole = quoteRefund({ ...refundBase, selected: lines.filter((l) => l.status === "active").map((l) => l.id) });
+  return {
+    id: o.id,
+    orderNo: o.order_no,
+    paidAt: o.ptime,
+    createdAt: o.created_at,
+    name: o.order_name ?? o.order_no,
+    status: o.status,
+    method: o.method,
+    currency: o.currency as "KRW" | "USD",
+    total: o.total,
+    quantity: lines.length,
+    purchaseCategory: o.purchase_category,
+    amount: o.amount,
+    discount: o.discount,
+    vat: o.vat,
+    paidAmount: o.paid_amount,
+    cancelQuantity: o.cancel_quantity,
+    cancelAmount: o.cancel_amount,
+    refundDeduction: o.refund_deduction,
+    message: o.message,
+    license: license ?? null,
+    vbank: o.vbank_account ? { bank: o.vbank_bank ?? "", account: o.vbank_account, holder: o.vbank_holder, dueAt: o.vbank_due_at } : null,
+    pendingReason: o.pending_reason,
+    lines: lines.map((l) => {
+      const one = l.status === "active" ? quoteRefund({ ...refundBase, selected: [l.id] }) : null;
+      return { ...l, cancellable: Boolean(one?.ok), refusal: one && !one.ok ? one.reason : null };
+    }),
+    cancellable: o.status !== "waiting" && whole.ok,
+    refusal: whole.ok ? null : whole.reason,
+  };
+}
+
+export interface PassRow {
+  id: number;
+  group: string;
+  remaining: number;
+  total: number;
+  status: "available" | "expired" | "unavailable";
+  purchasedAt: string;
+  expiresAt: string;
+  validDays: number;
+  license: string | null;
+}
+
+/** The member's passes; status follows the expiry date. Default: available first, newest purchase first. */
+export async function listPasses(db: DB, userId: number, filter: { status?: string } = {}, now = new Date()): Promise<PassRow[]> {
+  const rows = await db
+    .selectFrom("passes")
+    .innerJoin("pass_prices", "pass_prices.id", "passes.pass_price_id")
+    .leftJoin("licenses", "licenses.id", "passes.license_id")
+    .select([
+      "passes.id",
+      "passes.remaining",
+      "passes.total",
+      "passes.status",
+      "passes.purchased_at",
+      "passes.expires_at",
+      "pass_prices.contents_flag",
+      "pass_prices.contents_type_sub",
+      "pass_prices.valid_days",
+      "licenses.serial",
+      "licenses.alias",
+    ])
+    .where("passes.user_id", "=", userId)
+    .orderBy("passes.purchased_at", "desc")
+    .orderBy("passes.id", "desc")
+    .execute();
+  const list = rows.map((r) => {
+    const status: PassRow["status"] =
+      r.status === "unavailable" ? "unavailable" : Date.parse(r.expires_at) <= now.getTime() || r.remaining <= 0 ? "expired" : "available";
+    return {
+      id: r.id,
+      group: passGroupOf(r.contents_flag, r.contents_type_sub),
+      remaining: r.remaining,
+      total: r.total,
+      status,
+      purchasedAt: r.purchased_at,
+      expiresAt: r.expires_at,
+      validDays: r.valid_days,
+      license: r.alias ?? r.serial ?? null,
+    };
+  });
+  const rank = { available: 0, expired: 1, unavailable: 2 };
+  list.sort((a, b) => rank[a.status] - rank[b.status]);
+  return filter.status ? list.filter((p) => p.status === filter.status) : list;
+}

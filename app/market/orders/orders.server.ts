@@ -1,0 +1,371 @@
+/**
+ * Orders: placing one (amounts computed here, never taken from the browser), and settling it from what the
+ * gateway reports. Settling is a monotone state machine guarded by conditional updates, so the payer's return,
+ * webhooks delivered late, twice or out of order, and a reconciliation pass can all call it safely: an order is
+ * fulfilled exactly once, and only when the gateway says it was paid the order's amount in its currency.
+ */
+import { randomBytes } from "node:crypto";
+import type { DB } from "../../db/db.server";
+import type { Locale } from "../../i18n/config";
+import {
+  type GatewayPayment,
+  isGatewayError,
+  type PayMethod,
+  type PaymentGateway,
+  type PaymentRequest,
+} from "../../integrations/payments/gateway";
+import type { Gateways } from "../../integrations/payments/index.server";
+import { MarketError } from "../errors";
+import { type Buyer, type CheckoutItem, currencyOfMethod, quoteCheckout, resolvePurchaseLicense } from "./checkout.server";
+import { daysAfter, vbankDueAt } from "./deadlines";
+
+export type OrderStatus = "pending" | "waiting" | "complete" | "cancelled" | "partially_cancelled" | "failed";
+
+/** A payment number people can read out: MKT-YYYYMMDD-XXXXXXXX. */
+export function newOrderNo(now: Date): string {
+  const day = now.toISOString().slice(0, 10).replaceAll("-", "");
+  return `MKT-${day}-${randomBytes(5).toString("hex").toUpperCase().slice(0, 8)}`;
+}
+
+export interface PlaceOrderInput {
+  buyer: Buyer & { email: string };
+  items: CheckoutItem[];
+  license: { licenseId?: number; serial?: string };
+  method: PayMethod;
+  locale: Locale;
+  /** One per checkout: a second submit of the same checkout finds the same order. */
+  idempotencyKey: string;
+  /** The store's absolute origin, for the gateway's return, cancel and webhook addresses. */
+  origin: string;
+  now?: Date;
+}
+
+export interface PlacedOrder {
+  orderNo: string;
+  checkout: Awaited<ReturnType<PaymentGateway["begin"]>>;
+}
+
+/** The gateway did not take the payment request: the payer sees the payment-error message and can retry. */
+async function beginPayment(gateway: PaymentGateway, request: PaymentRequest) {
+  try {
+    return await gateway.begin(request);
+  } catch (error) {
+    if (isGatewayError(error)) throw new MarketError("GATEWAY_UNAVAILABLE", 502, error.code);
+    throw error;
+  }
+}
+
+const orderName = (titles: string[], locale: Locale) =>
+  titles.length <= 1
+    ? (titles[0] ?? "")
+    : locale === "ko"
+      ? `${titles[0]} 외 ${titles.length - 1}건`
+      : `${titles[0]} and ${titles.length - 1} more`;
+
+export async function placeOrder(db: DB, gateways: Gateways, input: PlaceOrderInput): Promise<PlacedOrder> {
+  const gateway = gateways.forMethod(input.method);
+  if (!gateway) throw new MarketError("METHOD_NOT_AVAILABLE", 400, "This payment method is not available");
+  const now = input.now ?? new Date();
+  const urls = (orderNo: string) => ({
+    returnUrl: `${input.origin}/pay/return?gateway=${gateway.name}`,
+    cancelUrl: `${input.origin}/pay-cancel`,
+    webhookUrl: `${input.origin}/webhooks/payments/${gateway.name}`,
+    paymentId: orderNo,
+  });
+
+  const existing = await db
+    .selectFrom("orders")
+    .select(["id", "order_no", "status", "total", "vat", "currency", "method", "order_name", "buyer_email", "vbank_due_at", "user_id"])
+    .where("idempotency_key", "=", input.idempotencyKey)
+    .executeTakeFirst();
+  if (existing?.status === "failed") {
+    // A retry after a failed payment is a new attempt: the failed order keeps its record under another key.
+    await db
+      .updateTable("orders")
+      .set({ idempotency_key: `${input.idempotencyKey}:failed:${existing.id}` })
+      .where("id", "=", existing.id)
+      .where("status", "=", "failed")
+      .execute();
+    return placeOrder(db, gateways, input);
+  }
+  if (existing) {
+    if (existing.user_id !== input.buyer.id) throw new MarketError("ORDER_NOT_FOUND", 404, "No such order");
+    if (existing.status !== "pending" || existing.method !== input.method)
+      throw new MarketError("ORDER_ALREADY_PLACED", 409, existing.order_no);
+    // The same checkout submitted again (a double click, a retry after a network error): the same payment.
+    const checkout = await beginPayment(gateway, {
+      ...urls(existing.order_no),
+      orderName: existing.order_name ?? existing.order_no,
+      amount: existing.total,
+      vat: existing.vat,
+      currency: existing.currency as "KRW" | "USD",
+      method: input.method,
+      buyer: { email: existing.buyer_email ?? input.buyer.email },
+      locale: input.locale,
+      vbankDueAt: existing.vbank_due_at ?? undefined,
+    });
+    return { orderNo: existing.order_no, checkout };
+  }
+
+  const currency = currencyOfMethod(input.method);
+  const quote = await quoteCheckout(db, input.buyer, input.items, currency, input.locale);
+  if (quote.totals.total <= 0) throw new MarketError("CHECKOUT_EMPTY", 400, "Nothing to pay for");
+  const license = await resolvePurchaseLicense(db, input.buyer.id, input.license, now);
+  const orderNo = newOrderNo(now);
+  const at = now.toISOString();
+  const name = orderName(
+    quote.lines.map((l) => l.title),
+    input.locale,
+  );
+  const due = input.method === "vbank" ? vbankDueAt(now) : null;
+  try {
+    await db.transaction().execute(async (trx) => {
+      const order = await trx
+        .insertInto("orders")
+        .values({
+          order_no: orderNo,
+          user_id: input.buyer.id,
+          license_id: license.id,
+          purchase_category: "member",
+          status: "pending",
+          method: input.method,
+          currency,
+          amount: quote.totals.amount,
+          discount: quote.totals.discount,
+          vat: quote.totals.vat,
+          total: quote.totals.total,
+          cancel_quantity: 0,
+          cancel_amount: 0,
+          buyer_email: input.buyer.email,
+          gateway: gateway.name,
+          gateway_payment_id: orderNo,
+          vbank_due_at: due,
+          idempotency_key: input.idempotencyKey,
+          order_name: name,
+          created_at: at,
+          updated_at: at,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto("order_items")
+        .values(
+          quote.lines.map((l, i) => ({
+            order_id: order.id,
+            content_id: l.kind === "content" ? l.refId : null,
+            pass_price_id: l.kind === "pass" ? l.refId : null,
+            item_type: l.itemType,
+            quantity: 1,
+            unit_price: l.unit,
+            discount: quote.totals.lines[i].discount,
+            vat: quote.totals.lines[i].vat,
+            status: "active",
+          })),
+        )
+        .execute();
+    });
+  } catch (error) {
+    // Two submits of one checkout raced: the other one placed the order.
+    const raced = await db.selectFrom("orders").select("id").where("idempotency_key", "=", input.idempotencyKey).executeTakeFirst();
+    if (raced) return placeOrder(db, gateways, input);
+    throw error;
+  }
+  const checkout = await beginPayment(gateway, {
+    ...urls(orderNo),
+    orderName: name,
+    amount: quote.totals.total,
+    vat: quote.totals.vat,
+    currency,
+    method: input.method,
+    buyer: { email: input.buyer.email },
+    locale: input.locale,
+    vbankDueAt: due ?? undefined,
+  });
+  return { orderNo, checkout };
+}
+
+export type SettleOutcome = "unknown" | OrderStatus;
+
+async function orderOf(db: DB, gatewayName: string, gatewayPaymentId: string) {
+  return db
+    .selectFrom("orders")
+    .selectAll()
+    .where("gateway", "=", gatewayName)
+    .where("gateway_payment_id", "=", gatewayPaymentId)
+    .executeTakeFirst();
+}
+
+/**
+ * Brings the order in step with the gateway's payment. Paid with the right amount and currency: fulfilled once
+ * (items usable for 90 days, passes issued, cart lines removed). Paid a different amount: never fulfilled; the
+ * order fails and the payment is refunded. Virtual account issued: waiting for the deposit. Failed: failed.
+ */
+export async function settlePayment(db: DB, gateway: PaymentGateway, payment: GatewayPayment, now = new Date()): Promise<SettleOutcome> {
+  const order = await orderOf(db, gateway.name, payment.gatewayPaymentId);
+  if (!order) return "unknown";
+  const at = now.toISOString();
+  const open: OrderStatus[] = ["pending", "waiting"];
+  const move = async (set: Record<string, unknown>, from: OrderStatus[] = open) =>
+    Number(
+      (
+        await db
+          .updateTable("orders")
+          .set({ ...set, updated_at: at })
+          .where("id", "=", order.id)
+          .where("status", "in", from)
+          .executeTakeFirst()
+      ).numUpdatedRows,
+    ) === 1;
+
+  const paidish = payment.status === "paid" || payment.status === "partial_cancelled" || payment.status === "cancelled";
+  if (paidish && payment.amount.paid > 0 && (payment.amount.paid !== order.total || payment.currency !== order.currency)) {
+    if (await move({ status: "failed", failure_message: `amount mismatch: paid ${payment.currency} ${payment.amount.paid}` })) {
+      if (payment.status === "paid")
+        await gateway.cancel(payment.gatewayPaymentId, { reason: "Amount does not match the order" }).catch(() => {});
+    }
+    return "failed";
+  }
+
+  if (payment.status === "paid") {
+    const paidAt = payment.paidAt ?? at;
+    await db.transaction().execute(async (trx) => {
+      const claimed = await trx
+        .updateTable("orders")
+        .set({ status: "complete", ptime: paidAt, paid_amount: payment.amount.paid, pending_reason: null, updated_at: at })
+        .where("id", "=", order.id)
+        .where("status", "in", open)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1) return;
+      const items = await trx.selectFrom("order_items").selectAll().where("order_id", "=", order.id).execute();
+      await trx
+        .updateTable("order_items")
+        .set({ expires_at: daysAfter(paidAt, 90) })
+        .where("order_id", "=", order.id)
+        .where("content_id", "is not", null)
+        .execute();
+      const passLines = items.filter((i) => i.pass_price_id !== null);
+      if (passLines.length) {
+        const prices = await trx
+          .selectFrom("pass_prices")
+          .selectAll()
+          .where(
+            "id",
+            "in",
+            passLines.map((p) => p.pass_price_id as number),
+          )
+          .execute();
+        for (const line of passLines) {
+          const price = prices.find((p) => p.id === line.pass_price_id);
+          if (!price || order.user_id === null) continue;
+          await trx
+            .insertInto("passes")
+            .values({
+              user_id: order.user_id,
+              license_id: order.license_id,
+              order_item_id: line.id,
+              pass_price_id: price.id,
+              remaining: price.contents_count,
+              total: price.contents_count,
+              status: "available",
+              purchased_at: paidAt,
+              expires_at: daysAfter(paidAt, price.valid_days),
+            })
+            .execute();
+        }
+      }
+      const contentIds = items.flatMap((i) => (i.content_id === null ? [] : [i.content_id]));
+      if (contentIds.length) {
+        if (order.user_id !== null)
+          await trx.deleteFrom("carts").where("user_id", "=", order.user_id).where("content_id", "in", contentIds).execute();
+        await trx
+          .updateTable("contents")
+          .set((eb) => ({ sales_count: eb("sales_count", "+", 1) }))
+          .where("id", "in", contentIds)
+          .execute();
+      }
+    });
+    const after = await db.selectFrom("orders").select("status").where("id", "=", order.id).executeTakeFirstOrThrow();
+    return after.status as OrderStatus;
+  }
+  if (payment.status === "vbank_issued") {
+    await move(
+      {
+        status: "waiting",
+        vbank_bank: payment.vbank?.bank ?? null,
+        vbank_account: payment.vbank?.accountNumber ?? null,
+        vbank_holder: payment.vbank?.holder ?? null,
+      },
+      ["pending"],
+    );
+  } else if (payment.status === "failed") {
+    await move({ status: "failed", failure_message: payment.failure?.reason ?? "failed" }, ["pending"]);
+  } else if (payment.status === "pending") {
+    await move({ pending_reason: payment.pendingReason ?? "pending" }, ["pending"]);
+  } else if (payment.status === "cancelled" && payment.amount.paid === 0) {
+    // A virtual account closed before any deposit.
+    await move({ status: "cancelled" });
+  }
+  const after = await db.selectFrom("orders").select("status").where("id", "=", order.id).executeTakeFirstOrThrow();
+  return after.status as OrderStatus;
+}
+
+/** The payer came back from the gateway: confirm with the gateway (PayPal captures here) and settle. */
+export async function confirmReturn(db: DB, gateways: Gateways, gatewayName: string, params: URLSearchParams, now = new Date()) {
+  const gateway = gateways.byName(gatewayName);
+  const id = params.get("paymentId") ?? params.get("token");
+  if (!gateway || !id) throw new MarketError("ORDER_NOT_FOUND", 404, "No such payment");
+  const order = await orderOf(db, gateway.name, id);
+  if (!order) throw new MarketError("ORDER_NOT_FOUND", 404, "No such payment");
+  const payment = await gateway.confirm(id, params);
+  const status = await settlePayment(db, gateway, payment, now);
+  return { orderNo: order.order_no, status, userId: order.user_id };
+}
+
+/**
+ * A verified webhook: seen before (same event id) is acknowledged and ignored; otherwise the payment is read
+ * back from the gateway and settled. If settling fails the record is dropped, so the gateway's retry runs again.
+ */
+export async function handleWebhook(db: DB, gateways: Gateways, gatewayName: string, rawBody: string, headers: Headers, now = new Date()) {
+  const gateway = gateways.byName(gatewayName);
+  if (!gateway) throw new MarketError("GATEWAY_NOT_FOUND", 404, "Unknown gateway");
+  const event = await gateway.verifyWebhook(rawBody, headers);
+  const inserted = await db
+    .insertInto("payment_events")
+    .values({
+      gateway: gateway.name,
+      event_id: event.eventId,
+      type: event.type,
+      gateway_payment_id: event.gatewayPaymentId,
+      received_at: now.toISOString(),
+    })
+    .onConflict((oc) => oc.columns(["gateway", "event_id"]).doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return { duplicate: true as const };
+  try {
+    if (!event.gatewayPaymentId) return { duplicate: false as const, outcome: "unknown" as const };
+    const payment = await gateway.getPayment(event.gatewayPaymentId);
+    const outcome = payment ? await settlePayment(db, gateway, payment, now) : "unknown";
+    return { duplicate: false as const, outcome };
+  } catch (error) {
+    await db.deleteFrom("payment_events").where("gateway", "=", gateway.name).where("event_id", "=", event.eventId).execute();
+    throw error;
+  }
+}
+
+/** Re-reads every open order from its gateway and settles it: what a missed webhook left undone. */
+export async function reconcileOpenOrders(db: DB, gateways: Gateways, now = new Date()): Promise<{ checked: number; changed: number }> {
+  const open = await db
+    .selectFrom("orders")
+    .select(["gateway", "gateway_payment_id", "status"])
+    .where("status", "in", ["pending", "waiting"])
+    .execute();
+  let changed = 0;
+  for (const o of open) {
+    const gateway = o.gateway ? gateways.byName(o.gateway) : null;
+    if (!gateway || !o.gateway_payment_id) continue;
+    const payment = await gateway.getPayment(o.gateway_payment_id);
+    if (!payment) continue;
+    if ((await settlePayment(db, gateway, payment, now)) !== o.status) changed++;
+  }
+  return { checked: open.length, changed };
+}

@@ -1,0 +1,232 @@
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useId } from "react";
+import { z } from "zod";
+import { useTranslation } from "../i18n/react";
+import { MarketError } from "../market/errors";
+import { formatMoney } from "../market/money";
+import { cancelOrder } from "../market/orders/cancel.server";
+import { orderDetail } from "../market/orders/history.server";
+import { requireViewer } from "../utils/auth.server";
+import { pageSeo } from "../utils/page.server";
+import { seoMeta } from "../utils/seo";
+
+const idSchema = z.coerce.number().int().positive();
+const lineIds = z.preprocess(
+  (v) => (Array.isArray(v) ? v : v === undefined ? [] : [v]),
+  z.array(z.coerce.number().int().positive()).max(100),
+);
+
+export const cancelSchema = z.object({
+  line: lineIds.pipe(z.array(z.number()).min(1, "orders.selectFirst")),
+  reason: z.string().trim().min(1, "orders.reasonRequired").max(200),
+  bank: z.string().trim().max(40).optional(),
+  account: z.string().trim().max(40).optional(),
+  holder: z.string().trim().max(40).optional(),
+});
+
+/** /mypage/pay/{id}: one payment in full, and cancelling it or some of its items. */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const viewer = await requireViewer(request, context);
+  const id = idSchema.safeParse(params.id);
+  const order = id.success ? await orderDetail(context.db, viewer.id, id.data, context.locale) : null;
+  if (!order) throw data(null, { status: 404 });
+  return { order, locale: context.locale, seo: await pageSeo(request, context, { titleKey: "orders.detailTitle" }) };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const viewer = await requireViewer(request, context);
+  const id = idSchema.safeParse(params.id);
+  if (!id.success) throw data(null, { status: 404 });
+  const form = await request.formData();
+  const values = {
+    reason: String(form.get("reason") ?? ""),
+    bank: String(form.get("bank") ?? ""),
+    account: String(form.get("account") ?? ""),
+    holder: String(form.get("holder") ?? ""),
+  };
+  const parsed = cancelSchema.safeParse({ ...values, line: form.getAll("line") });
+  if (!parsed.success)
+    return data({ ok: false as const, error: parsed.error.issues[0]?.message ?? "orders.reasonRequired", values }, { status: 400 });
+  const v = parsed.data;
+  try {
+    const result = await cancelOrder(context.db, context.payments, {
+      userId: viewer.id,
+      orderId: id.data,
+      lineIds: v.line,
+      reason: v.reason,
+      refundAccount: v.bank && v.account && v.holder ? { bank: v.bank, number: v.account, holderName: v.holder } : undefined,
+      locale: context.locale,
+    });
+    return data({ ok: true as const, refunded: result.refunded, deduction: result.deduction, error: null, values });
+  } catch (error) {
+    if (error instanceof MarketError)
+      return data({ ok: false as const, error: `orders.refusal.${error.code}`, values }, { status: error.status });
+    throw error;
+  }
+}
+
+export default function PaymentDetail() {
+  const { order, locale } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const { t } = useTranslation();
+  const id = useId();
+  const money = (n: number) => formatMoney(n, order.currency, locale);
+  const date = (iso: string) =>
+    new Intl.DateTimeFormat(locale === "ko" ? "ko-KR" : "en-US", {
+      dateStyle: "medium",
+      timeStyle: "short",
+      timeZone: "Asia/Seoul",
+    }).format(new Date(iso));
+  const cancellableLines = order.lines.filter((l) => l.cancellable);
+  return (
+    <section className="account-page wide">
+      <p className="breadcrumb">
+        <Link to="/mypage/pay">{t("orders.title")}</Link>
+      </p>
+      <h1>{t("orders.detailTitle")}</h1>
+      <dl className="price-box detail-grid">
+        <dt>{t("orders.number")}</dt>
+        <dd>{order.orderNo}</dd>
+        <dt>{t("orders.date")}</dt>
+        <dd>{date(order.paidAt ?? order.createdAt)}</dd>
+        <dt>{t("orders.status")}</dt>
+        <dd>{t(`orders.state.${order.status}`)}</dd>
+        <dt>{t("orders.method")}</dt>
+        <dd>{order.method ? t(`pay.method.${order.method}`) : ""}</dd>
+        <dt>{t("orders.category")}</dt>
+        <dd>{t(`orders.purchase.${order.purchaseCategory}`)}</dd>
+        <dt>{t("orders.license")}</dt>
+        <dd>{order.license ? `${order.license.alias ? `${order.license.alias} · ` : ""}${order.license.serial}` : "—"}</dd>
+        <dt>{t("orders.quantity")}</dt>
+        <dd>{order.quantity}</dd>
+        <dt>{t("cart.amount")}</dt>
+        <dd>{money(order.amount - order.discount)}</dd>
+        <dt>{t("cart.vat")}</dt>
+        <dd>{money(order.vat)}</dd>
+        <dt>{t("cart.total")}</dt>
+        <dd className="price-total">{money(order.total)}</dd>
+        {order.cancelQuantity ? (
+          <>
+            <dt>{t("orders.cancelledQuantity")}</dt>
+            <dd>{order.cancelQuantity}</dd>
+            <dt>{t("orders.cancelledAmount")}</dt>
+            <dd>{money(order.cancelAmount)}</dd>
+            {order.refundDeduction ? (
+              <>
+                <dt>{t("orders.deduction")}</dt>
+                <dd>{money(order.refundDeduction)}</dd>
+              </>
+            ) : null}
+          </>
+        ) : null}
+        {order.vbank && order.status === "waiting" ? (
+          <>
+            <dt>{t("pay.vbankAccount")}</dt>
+            <dd>
+              {order.vbank.bank} {order.vbank.account}
+            </dd>
+            <dt>{t("pay.vbankDue")}</dt>
+            <dd>{order.vbank.dueAt ? date(order.vbank.dueAt) : ""}</dd>
+          </>
+        ) : null}
+        {order.message ? (
+          <>
+            <dt>{t("orders.message")}</dt>
+            <dd>{order.message}</dd>
+          </>
+        ) : null}
+      </dl>
+      <div role="status" aria-live="polite" className="form-result">
+        {result?.ok ? t("orders.cancelled", { amount: money(result.refunded) }) : ""}
+      </div>
+      <Form method="post" aria-describedby={`${id}-error`}>
+        <table className="data-table">
+          <caption className="visually-hidden">{t("orders.contents")}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t("orders.select")}</th>
+              <th scope="col">{t("orders.contents")}</th>
+              <th scope="col">{t("orders.total")}</th>
+              <th scope="col">{t("orders.status")}</th>
+              <th scope="col">{t("orders.usableUntil")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {order.lines.map((l) => (
+              <tr key={l.id}>
+                <td>
+                  {l.cancellable ? (
+                    <input
+                      type="checkbox"
+                      name="line"
+                      value={l.id}
+                      aria-label={t("orders.selectLine", { title: l.title || l.passGroup || "" })}
+                    />
+                  ) : null}
+                </td>
+                <td>
+                  {l.itemType === "pass" && l.passGroup
+                    ? t("pay.passTitle", { group: t(`price.group.${l.passGroup}`), count: l.passCount ?? 0 })
+                    : l.title}
+                  <br />
+                  <small className="muted">{l.itemType === "pass" ? t("pay.pass") : t(`item.types.${l.itemType}`)}</small>
+                </td>
+                <td>{money(l.total)}</td>
+                <td>
+                  {l.status === "cancelled" ? t("orders.lineCancelled") : l.used ? t("orders.lineUsed") : t("orders.lineActive")}
+                  {l.refusal && l.status === "active" ? (
+                    <>
+                      <br />
+                      <small className="muted">{t(`orders.refusal.REFUND_${l.refusal.toUpperCase()}`)}</small>
+                    </>
+                  ) : null}
+                </td>
+                <td>{l.expiresAt ? date(l.expiresAt) : "—"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {cancellableLines.length ? (
+          <fieldset className="cancel-form">
+            <legend>{t("orders.cancelTitle")}</legend>
+            <p className="muted">{t("orders.cancelRules")}</p>
+            <label htmlFor={`${id}-reason`}>{t("orders.reason")}</label>
+            <input
+              id={`${id}-reason`}
+              name="reason"
+              maxLength={200}
+              defaultValue={result?.values.reason}
+              required
+              aria-invalid={result?.error === "orders.reasonRequired" ? true : undefined}
+            />
+            {order.method === "vbank" ? (
+              <div className="refund-account">
+                <p className="muted">{t("orders.refundAccountLead")}</p>
+                <label htmlFor={`${id}-bank`}>{t("orders.bank")}</label>
+                <input id={`${id}-bank`} name="bank" maxLength={40} defaultValue={result?.values.bank} />
+                <label htmlFor={`${id}-account`}>{t("orders.account")}</label>
+                <input id={`${id}-account`} name="account" maxLength={40} inputMode="numeric" defaultValue={result?.values.account} />
+                <label htmlFor={`${id}-holder`}>{t("orders.holder")}</label>
+                <input id={`${id}-holder`} name="holder" maxLength={40} defaultValue={result?.values.holder} />
+              </div>
+            ) : null}
+            <p id={`${id}-error`} className="field-error" role="alert">
+              {result && !result.ok && result.error ? t(result.error) : ""}
+            </p>
+            <p className="pay-actions">
+              <button type="submit" className="button button-secondary" disabled={navigation.state !== "idle"}>
+                {t("orders.cancelSelected")}
+              </button>
+            </p>
+          </fieldset>
+        ) : order.refusal && order.status !== "cancelled" ? (
+          <p className="muted">{t(`orders.refusal.REFUND_${order.refusal.toUpperCase()}`)}</p>
+        ) : null}
+      </Form>
+    </section>
+  );
+}

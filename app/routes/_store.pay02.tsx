@@ -1,0 +1,125 @@
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useId } from "react";
+import { z } from "zod";
+import { PaySteps } from "../components/pay";
+import { useTranslation } from "../i18n/react";
+import { MarketError } from "../market/errors";
+import { purchasableLicenses, resolvePurchaseLicense } from "../market/orders/checkout.server";
+import { requireViewer } from "../utils/auth.server";
+import { pageSeo } from "../utils/page.server";
+import { requirePay, savePay } from "../utils/pay-session.server";
+import { seoMeta } from "../utils/seo";
+
+const licenseSchema = z.union([
+  z.object({ choice: z.literal("key"), serial: z.string().trim().min(1, "pay.licenseKeyRequired").max(64) }),
+  z.object({ choice: z.coerce.number().int().positive() }),
+]);
+
+/** Step 2: the editor licence the purchase goes to — one of the member's, or a key entered here. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const viewer = await requireViewer(request, context);
+  const pay = await requirePay(request, context);
+  const [licenses, seo] = await Promise.all([
+    purchasableLicenses(context.db, viewer.id),
+    pageSeo(request, context, { titleKey: "pay.title" }),
+  ]);
+  return { licenses, chosen: pay.data.licenseId ?? null, serial: pay.data.serial ?? "", seo };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const viewer = await requireViewer(request, context);
+  const pay = await requirePay(request, context);
+  const form = Object.fromEntries(await request.formData());
+  const values = { choice: String(form.choice ?? ""), serial: String(form.serial ?? "") };
+  const parsed = licenseSchema.safeParse(form);
+  if (!parsed.success)
+    return data(
+      { error: parsed.error.issues[0]?.message.startsWith("pay.") ? parsed.error.issues[0].message : "pay.licenseRequired", values },
+      { status: 400 },
+    );
+  try {
+    const license = await resolvePurchaseLicense(
+      context.db,
+      viewer.id,
+      parsed.data.choice === "key" ? { serial: parsed.data.serial } : { licenseId: parsed.data.choice },
+    );
+    const cookie = await savePay(context, pay, {
+      licenseId: license.id,
+      serial: parsed.data.choice === "key" ? license.serial : undefined,
+    });
+    return redirect("/pay03", { headers: { "Set-Cookie": cookie } });
+  } catch (error) {
+    if (error instanceof MarketError) return data({ error: "pay.licenseNotFound", values }, { status: 400 });
+    throw error;
+  }
+}
+
+export default function Pay02() {
+  const { licenses, chosen, serial } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const { t } = useTranslation();
+  const id = useId();
+  const choice = result?.values.choice ?? (chosen ? String(chosen) : serial ? "key" : licenses[0] ? String(licenses[0].id) : "key");
+  return (
+    <section className="pay-page">
+      <h1>{t("pay.title")}</h1>
+      <PaySteps current={2} />
+      <h2 id={`${id}-h`}>{t("pay.step2")}</h2>
+      <p className="muted">{t("pay.licenseLead")}</p>
+      <Form method="post" aria-labelledby={`${id}-h`} aria-describedby={`${id}-error`}>
+        <fieldset>
+          <legend>{t("pay.chooseLicense")}</legend>
+          {licenses.length === 0 ? <p className="muted">{t("pay.noLicenses")}</p> : null}
+          {licenses.map((l) => (
+            <label key={l.id} className="pass-option" htmlFor={`${id}-${l.id}`}>
+              <input id={`${id}-${l.id}`} type="radio" name="choice" value={l.id} defaultChecked={choice === String(l.id)} />
+              <span className="pass-option-name">
+                {l.alias ? `${l.alias} · ` : ""}
+                {l.serial}
+              </span>
+              <small className="muted">
+                {t(`licenses.type.${l.licenseType}`)}
+                {l.validUntil ? ` · ${t("pay.validUntil", { date: l.validUntil.slice(0, 10) })}` : ""}
+              </small>
+              {l.shortTerm ? (
+                <small className="warning" role="note">
+                  {t("pay.shortTerm")}
+                </small>
+              ) : null}
+            </label>
+          ))}
+          <label className="pass-option" htmlFor={`${id}-key`}>
+            <input id={`${id}-key`} type="radio" name="choice" value="key" defaultChecked={choice === "key"} />
+            <span className="pass-option-name">{t("pay.enterKey")}</span>
+          </label>
+          <label htmlFor={`${id}-serial`} className="field-label">
+            {t("pay.licenseKey")}
+          </label>
+          <input
+            id={`${id}-serial`}
+            name="serial"
+            defaultValue={result?.values.serial ?? serial}
+            maxLength={64}
+            autoComplete="off"
+            aria-invalid={result?.error ? true : undefined}
+          />
+        </fieldset>
+        <p id={`${id}-error`} className="field-error" role="alert">
+          {result?.error ? t(result.error) : ""}
+        </p>
+        <p className="pay-actions">
+          <Link to="/pay01" className="button button-ghost">
+            {t("pay.back")}
+          </Link>
+          <button type="submit" className="button" disabled={navigation.state === "submitting"}>
+            {t("pay.next")}
+          </button>
+        </p>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,93 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { PaySteps } from "../components/pay";
+import { useTranslation } from "../i18n/react";
+import { formatMoney } from "../market/money";
+import { requireViewer } from "../utils/auth.server";
+import { pageSeo } from "../utils/page.server";
+import { requirePay } from "../utils/pay-session.server";
+import { seoMeta } from "../utils/seo";
+
+/** Step 4: done — paid, or waiting for the virtual-account deposit, or an eCheck clearing. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const viewer = await requireViewer(request, context);
+  const pay = await requirePay(request, context);
+  if (!pay.data.orderNo) throw redirect("/pay03");
+  const order = await context.db
+    .selectFrom("orders")
+    .select([
+      "id",
+      "order_no",
+      "status",
+      "total",
+      "currency",
+      "method",
+      "order_name",
+      "vbank_bank",
+      "vbank_account",
+      "vbank_holder",
+      "vbank_due_at",
+      "pending_reason",
+      "ptime",
+    ])
+    .where("order_no", "=", pay.data.orderNo)
+    .where("user_id", "=", viewer.id)
+    .executeTakeFirst();
+  if (!order) throw redirect("/?notice=session-expired");
+  if (order.status === "failed") throw redirect("/pay-error");
+  if (order.status === "pending" && !order.pending_reason) throw redirect("/pay-cancel");
+  return { order, locale: context.locale, seo: await pageSeo(request, context, { titleKey: "pay.doneTitle" }) };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
+
+export default function PayComplete() {
+  const { order, locale } = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  const dateTime = new Intl.DateTimeFormat(locale === "ko" ? "ko-KR" : "en-US", {
+    dateStyle: "long",
+    timeStyle: "medium",
+    timeZone: "Asia/Seoul",
+  });
+  const state = order.status === "waiting" ? "waiting" : order.status === "pending" ? "pending" : "complete";
+  return (
+    <section className="pay-page">
+      <h1>{t("pay.doneTitle")}</h1>
+      <PaySteps current={4} />
+      <p className="notice-box" role="status">
+        {t(`pay.done.${state}`)}
+      </p>
+      <dl className="price-box">
+        <dt>{t("orders.number")}</dt>
+        <dd>{order.order_no}</dd>
+        <dt>{t("orders.contents")}</dt>
+        <dd>{order.order_name}</dd>
+        <dt>{t("orders.method")}</dt>
+        <dd>{order.method ? t(`pay.method.${order.method}`) : ""}</dd>
+        <dt>{t("cart.total")}</dt>
+        <dd className="price-total">{formatMoney(order.total, order.currency as "KRW" | "USD", locale)}</dd>
+        {state === "waiting" && order.vbank_account ? (
+          <>
+            <dt>{t("pay.vbankAccount")}</dt>
+            <dd>
+              {order.vbank_bank} {order.vbank_account}
+              {order.vbank_holder ? ` (${order.vbank_holder})` : ""}
+            </dd>
+            <dt>{t("pay.vbankDue")}</dt>
+            <dd>{order.vbank_due_at ? dateTime.format(new Date(order.vbank_due_at)) : ""}</dd>
+          </>
+        ) : null}
+      </dl>
+      {state === "pending" ? <p className="muted">{t("pay.echeckNote")}</p> : null}
+      <p className="pay-actions">
+        <Link to={`/mypage/pay/${order.id}`} className="button">
+          {t("pay.viewPayment")}
+        </Link>
+        <Link to="/" className="button button-ghost">
+          {t("pay.later")}
+        </Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,104 @@
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
+import { Form, useLoaderData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
+import { useTranslation } from "../i18n/react";
+import { formatMoney } from "../market/money";
+import { pageSeo } from "../utils/page.server";
+import { seoMeta } from "../utils/seo";
+
+/**
+ * The sandbox gateway's hosted payment page (test mode): it stands where a real gateway's payment window would.
+ * The test payer approves, declines or abandons; a virtual account is issued and later "deposited" here. The
+ * gateway then notifies the store with a signed webhook and sends the browser back to the store.
+ */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const sandbox = context.payments.sandbox;
+  const payment = sandbox ? await sandbox.find(params.id ?? "") : null;
+  if (!payment) throw data(null, { status: 404 });
+  return {
+    payment: {
+      id: payment.id,
+      orderName: payment.order_name,
+      amount: payment.amount,
+      vat: payment.vat,
+      currency: payment.currency as "KRW" | "USD",
+      method: payment.method,
+      status: payment.status,
+      account: payment.vbank_account ? `${payment.vbank_bank} ${payment.vbank_account}` : null,
+      dueAt: payment.vbank_due_at,
+    },
+    locale: context.locale,
+    seo: await pageSeo(request, context, { titleKey: "sandbox.title" }),
+  };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
+
+const actionSchema = z.object({ action: z.enum(["approve", "decline", "abandon", "deposit"]) });
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const sandbox = context.payments.sandbox;
+  if (!sandbox) throw data(null, { status: 404 });
+  const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) return data({ error: true }, { status: 400 });
+  const { location } = await sandbox.act(params.id ?? "", parsed.data.action);
+  return redirect(location);
+}
+
+export default function SandboxPay() {
+  const { payment, locale } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const { t } = useTranslation();
+  const busy = navigation.state !== "idle";
+  const dateTime = new Intl.DateTimeFormat(locale === "ko" ? "ko-KR" : "en-US", {
+    dateStyle: "long",
+    timeStyle: "medium",
+    timeZone: "Asia/Seoul",
+  });
+  return (
+    <main id="main" className="plain-page sandbox-page">
+      <p className="test-mode-banner" role="note">
+        {t("sandbox.banner")}
+      </p>
+      <h1>{t("sandbox.title")}</h1>
+      <dl className="price-box">
+        <dt>{t("sandbox.merchant")}</dt>
+        <dd>{t("brand")}</dd>
+        <dt>{t("sandbox.order")}</dt>
+        <dd>{payment.orderName}</dd>
+        <dt>{t("sandbox.paymentId")}</dt>
+        <dd>{payment.id}</dd>
+        <dt>{t("sandbox.method")}</dt>
+        <dd>{t(`pay.method.${payment.method}`)}</dd>
+        <dt>{t("cart.total")}</dt>
+        <dd className="price-total">{formatMoney(payment.amount, payment.currency, locale)}</dd>
+      </dl>
+      {payment.status === "ready" ? (
+        <Form method="post" className="sandbox-actions">
+          <button type="submit" name="action" value="approve" className="button" disabled={busy}>
+            {payment.method === "vbank" ? t("sandbox.issue") : t("sandbox.approve")}
+          </button>
+          <button type="submit" name="action" value="decline" className="button button-secondary" disabled={busy}>
+            {t("sandbox.decline")}
+          </button>
+          <button type="submit" name="action" value="abandon" className="button button-ghost" disabled={busy}>
+            {t("sandbox.abandon")}
+          </button>
+        </Form>
+      ) : payment.status === "vbank_issued" ? (
+        <>
+          <p className="notice-box">
+            {t("sandbox.issued", { account: payment.account ?? "", due: payment.dueAt ? dateTime.format(new Date(payment.dueAt)) : "" })}
+          </p>
+          <Form method="post" className="sandbox-actions">
+            <button type="submit" name="action" value="deposit" className="button" disabled={busy}>
+              {t("sandbox.deposit")}
+            </button>
+          </Form>
+        </>
+      ) : (
+        <p className="notice-box">{t(`sandbox.status.${payment.status}`)}</p>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,75 @@
+import { randomBytes } from "node:crypto";
+import { type AppLoadContext, createCookieSessionStorage, redirect, type Session } from "@remix-run/node";
+import { z } from "zod";
+import { type CheckoutItem, checkoutItemSchema } from "../market/orders/checkout.server";
+import { sessionSecret } from "./cookies.server";
+
+/**
+ * The order in progress lives in the session (spec section 3: session keys orderItems and payData), here a
+ * signed HttpOnly cookie: the items chosen, then the licence, and a nonce that makes the checkout's placing
+ * idempotent. Payment pages without it answer 'This page's session has expired' and go home.
+ */
+const payDataSchema = z.object({
+  nonce: z.string(),
+  licenseId: z.number().int().positive().optional(),
+  serial: z.string().optional(),
+  orderNo: z.string().optional(),
+});
+export type PayData = z.infer<typeof payDataSchema>;
+
+type PayFlash = { orderItems: CheckoutItem[]; payData: PayData };
+
+let cached: { key: string; storage: ReturnType<typeof createCookieSessionStorage<PayFlash>> } | undefined;
+function storage(context: AppLoadContext) {
+  const secret = sessionSecret(context.env);
+  const secure = Boolean(context.env.PUBLIC_URL?.startsWith("https://"));
+  const key = `${secret}:${secure}`;
+  if (cached?.key !== key) {
+    cached = {
+      key,
+      storage: createCookieSessionStorage<PayFlash>({
+        cookie: { name: "pay", httpOnly: true, sameSite: "lax", path: "/", secure, secrets: [secret], maxAge: 60 * 60 },
+      }),
+    };
+  }
+  return cached.storage;
+}
+
+export interface PayState {
+  session: Session<PayFlash>;
+  items: CheckoutItem[];
+  data: PayData;
+}
+
+export async function readPay(request: Request, context: AppLoadContext): Promise<PayState | null> {
+  const session = await storage(context).getSession(request.headers.get("cookie"));
+  const items = z.array(checkoutItemSchema).safeParse(session.get("orderItems"));
+  const data = payDataSchema.safeParse(session.get("payData"));
+  if (!items.success || !data.success || items.data.length === 0) return null;
+  return { session, items: items.data, data: data.data };
+}
+
+/** The order in the session, or the expired-session answer: home with the spec's message. */
+export async function requirePay(request: Request, context: AppLoadContext): Promise<PayState> {
+  const pay = await readPay(request, context);
+  if (!pay) throw redirect("/?notice=session-expired");
+  return pay;
+}
+
+/** Starts a checkout of these items: a new nonce, so it places a new order. */
+export async function startPay(context: AppLoadContext, items: CheckoutItem[]): Promise<string> {
+  const session = await storage(context).getSession();
+  session.set("orderItems", items);
+  session.set("payData", { nonce: randomBytes(12).toString("base64url") });
+  return storage(context).commitSession(session);
+}
+
+export async function savePay(context: AppLoadContext, pay: PayState, data: Partial<PayData>): Promise<string> {
+  pay.session.set("payData", { ...pay.data, ...data });
+  return storage(context).commitSession(pay.session);
+}
+
+/** Clears the order from the session (after sign-in, sign-out, or a finished payment). */
+export async function clearPay(context: AppLoadContext): Promise<string> {
+  return storage(context).destroySession(await storage(context).getSession());
+}
