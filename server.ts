@@ -14,6 +14,8 @@ import { bootDatabase } from "./app/db/boot.server";
 import { resolveLanguage } from "./app/i18n/language.server";
 import { createHttpCountryResolver } from "./app/integrations/geo/country.server";
 import { createGateways } from "./app/integrations/payments/index.server";
+import { expireVirtualAccounts } from "./app/market/orders/expire.server";
+import { reconcileOpenOrders } from "./app/market/orders/orders.server";
 import { PAGE_CACHE_HEADER } from "./app/utils/cache";
 import { parseEnv } from "./app/utils/env.server";
 import { bodyFor, createPageCache, isCacheableRequest } from "./app/utils/page-cache.server";
@@ -164,7 +166,25 @@ const server = app.listen(env.PORT, env.HOST, () => {
   if (dev) broadcastDevReady(build);
 });
 
+// Payment housekeeping on a timer. Both jobs are safe on several servers at once (each order is claimed by a
+// conditional update) and after a crash (they only read the gateways' truth and settle from it).
+const jobs: NodeJS.Timeout[] = [];
+if (env.VBANK_EXPIRY_INTERVAL_S > 0) {
+  const every = env.VBANK_EXPIRY_INTERVAL_S * 1000;
+  const run = (name: string, job: () => Promise<Record<string, number>>) =>
+    job()
+      .then((result) => {
+        if (Object.values(result).some((n) => n > 0)) log({ level: "info", msg: name, ...result });
+      })
+      .catch((error) => log({ level: "error", msg: `${name} failed`, error: String(error) }));
+  jobs.push(setInterval(() => run("virtual accounts expired", () => expireVirtualAccounts(db, payments)), every));
+  jobs.push(setInterval(() => run("open orders reconciled", () => reconcileOpenOrders(db, payments)), every * 5));
+  void run("open orders reconciled", () => reconcileOpenOrders(db, payments));
+  for (const j of jobs) j.unref();
+}
+
 const shutdown = (signal: string) => {
+  for (const j of jobs) clearInterval(j);
   log({ level: "info", msg: `${signal}: shutting down` });
   server.close(() => {
     db.destroy().finally(() => process.exit(0));

@@ -177,8 +177,14 @@ export default function PaymentDetail() {
                 </td>
                 <td>{money(l.total)}</td>
                 <td>
-                  {l.status === "cancelled" ? t("orders.lineCancelled") : l.used ? t("orders.lineUsed") : t("orders.lineActive")}
-                  {l.refusal && l.status === "active" ? (
+                  {order.status === "waiting"
+                    ? t("orders.state.waiting")
+                    : l.status === "cancelled"
+                      ? t("orders.lineCancelled")
+                      : l.used
+                        ? t("orders.lineUsed")
+                        : t("orders.lineActive")}
+                  {l.refusal && l.status === "active" && order.status !== "waiting" ? (
                     <>
                       <br />
                       <small className="muted">{t(`orders.refusal.REFUND_${l.refusal.toUpperCase()}`)}</small>
@@ -223,7 +229,7 @@ export default function PaymentDetail() {
               </button>
             </p>
           </fieldset>
-        ) : order.refusal && order.status !== "cancelled" ? (
+        ) : order.refusal && order.status !== "cancelled" && order.status !== "waiting" ? (
           <p className="muted">{t(`orders.refusal.REFUND_${order.refusal.toUpperCase()}`)}</p>
         ) : null}
       </Form>

@@ -82,7 +82,7 @@ export default function Pay02() {
                 {l.serial}
               </span>
               <small className="muted">
-                {t(`licenses.type.${l.licenseType}`)}
+                {t(`mypage.type.${l.licenseType}`)}
                 {l.validUntil ? ` · ${t("pay.validUntil", { date: l.validUntil.slice(0, 10) })}` : ""}
               </small>
               {l.shortTerm ? (

@@ -129,13 +129,22 @@ export default function Pay03() {
         <fieldset className="confirmations">
           <legend>{t("pay.agreements")}</legend>
           <label className="check">
-            <input type="checkbox" name="agreeTerms" defaultChecked={v?.agreeTerms} aria-invalid={errors.agreeTerms ? true : undefined} />{" "}
-            {t("pay.agreeTerms")} (<Link to="/policy?type=terms">{t("policy.terms")}</Link>,{" "}
-            <Link to="/policy?type=privacy">{t("policy.privacy")}</Link>)
+            <input type="checkbox" name="agreeTerms" defaultChecked={v?.agreeTerms} aria-invalid={errors.agreeTerms ? true : undefined} />
+            <span>
+              {t("pay.agreeTerms")}{" "}
+              <span className="agree-links">
+                <Link to="/policy?type=terms">{t("policy.terms")}</Link> · <Link to="/policy?type=privacy">{t("policy.privacy")}</Link>
+              </span>
+            </span>
           </label>
           <label className="check">
-            <input type="checkbox" name="agreePaid" defaultChecked={v?.agreePaid} aria-invalid={errors.agreePaid ? true : undefined} />{" "}
-            {t("pay.agreePaid")} (<Link to="/policy?type=paid">{t("policy.paid")}</Link>)
+            <input type="checkbox" name="agreePaid" defaultChecked={v?.agreePaid} aria-invalid={errors.agreePaid ? true : undefined} />
+            <span>
+              {t("pay.agreePaid")}{" "}
+              <span className="agree-links">
+                <Link to="/policy?type=paid">{t("policy.paid")}</Link>
+              </span>
+            </span>
           </label>
           <p className="field-error" role="alert">
             {errors.agreeTerms || errors.agreePaid ? t("pay.agreeRequired") : ""}

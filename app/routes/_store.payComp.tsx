@@ -53,7 +53,7 @@ export default function PayComplete() {
   const state = order.status === "waiting" ? "waiting" : order.status === "pending" ? "pending" : "complete";
   return (
     <section className="pay-page">
-      <h1>{t("pay.doneTitle")}</h1>
+      <h1>{t(`pay.heading.${state}`)}</h1>
       <PaySteps current={4} />
       <p className="notice-box" role="status">
         {t(`pay.done.${state}`)}
@@ -85,7 +85,7 @@ export default function PayComplete() {
           {t("pay.viewPayment")}
         </Link>
         <Link to="/" className="button button-ghost">
-          {t("pay.later")}
+          {state === "complete" ? t("pay.later") : t("pay.continue")}
         </Link>
       </p>
     </section>

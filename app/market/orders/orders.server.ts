@@ -352,18 +352,29 @@ export async function handleWebhook(db: DB, gateways: Gateways, gatewayName: str
   }
 }
 
-/** Re-reads every open order from its gateway and settles it: what a missed webhook left undone. */
-export async function reconcileOpenOrders(db: DB, gateways: Gateways, now = new Date()): Promise<{ checked: number; changed: number }> {
+/**
+ * Re-reads open orders placed in the last `days` days from their gateway and settles them: what a missed
+ * webhook or a crash between the gateway's answer and the settlement left undone.
+ */
+export async function reconcileOpenOrders(
+  db: DB,
+  gateways: Gateways,
+  now = new Date(),
+  days = 3,
+): Promise<{ checked: number; changed: number }> {
   const open = await db
     .selectFrom("orders")
     .select(["gateway", "gateway_payment_id", "status"])
     .where("status", "in", ["pending", "waiting"])
+    .where("created_at", ">=", new Date(now.getTime() - days * 86_400_000).toISOString())
+    .orderBy("id")
+    .limit(1000)
     .execute();
   let changed = 0;
   for (const o of open) {
     const gateway = o.gateway ? gateways.byName(o.gateway) : null;
     if (!gateway || !o.gateway_payment_id) continue;
-    const payment = await gateway.getPayment(o.gateway_payment_id);
+    const payment = await gateway.getPayment(o.gateway_payment_id).catch(() => null);
     if (!payment) continue;
     if ((await settlePayment(db, gateway, payment, now)) !== o.status) changed++;
   }
