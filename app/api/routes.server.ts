@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { cartRoutes } from "./cart.server";
 import { catalogRoutes } from "./catalog.server";
 import { ok } from "./envelope.server";
+import { orderRoutes } from "./orders.server";
 import type { ApiRoute } from "./router.server";
 import { searchRoutes } from "./search.server";
 import { userRoutes } from "./users.server";
@@ -20,4 +21,5 @@ export const routes: ApiRoute[] = [
   ...searchRoutes,
   ...cartRoutes,
   ...userRoutes,
+  ...orderRoutes,
 ];

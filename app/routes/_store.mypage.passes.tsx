@@ -17,7 +17,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     .optional()
     .catch(undefined)
     .parse(new URL(request.url).searchParams.get("status") ?? undefined);
-  const passes = await listPasses(context.db, viewer.id, { status });
+  const passes = await listPasses(context.db, { userId: viewer.id }, { status });
   return { passes, status: status ?? null, locale: context.locale, seo: await pageSeo(request, context, { titleKey: "passes.title" }) };
 }
 

@@ -29,7 +29,7 @@ export const cancelSchema = z.object({
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const id = idSchema.safeParse(params.id);
-  const order = id.success ? await orderDetail(context.db, viewer.id, id.data, context.locale) : null;
+  const order = id.success ? await orderDetail(context.db, { userId: viewer.id }, id.data, context.locale) : null;
   if (!order) throw data(null, { status: 404 });
   return { order, locale: context.locale, seo: await pageSeo(request, context, { titleKey: "orders.detailTitle" }) };
 }

@@ -30,7 +30,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // Dates are Asia/Seoul days: from 00:00 of `from` up to the end of `to`.
   const from = q.from ? new Date(`${q.from}T00:00:00+09:00`).toISOString() : undefined;
   const to = q.to ? new Date(Date.parse(`${q.to}T00:00:00+09:00`) + 86_400_000).toISOString() : undefined;
-  const result = await listOrders(context.db, viewer.id, { from, to, offset: (q.page - 1) * PAGE, limit: PAGE });
+  const result = await listOrders(context.db, { userId: viewer.id }, { from, to, offset: (q.page - 1) * PAGE, limit: PAGE });
   const floorDay = new Date(Date.parse(result.floor) + 9 * 3_600_000).toISOString().slice(0, 10);
   return {
     ...result,

@@ -43,6 +43,7 @@ export async function newShopper(db: DB, options: { licenseDays?: number | null;
   if (!joined.ok) throw new Error("join failed");
   if (options.userType) await db.updateTable("users").set({ user_type: options.userType }).where("id", "=", joined.user.id).execute();
   const now = new Date();
+  const hw = `HW-${randomBytes(4).toString("hex")}`;
   const days = options.licenseDays === undefined ? 365 : options.licenseDays;
   const license = await db
     .insertInto("licenses")
@@ -52,7 +53,7 @@ export async function newShopper(db: DB, options: { licenseDays?: number | null;
       email,
       owner_kind: "individual",
       user_id: joined.user.id,
-      hw_info: `HW-${randomBytes(4).toString("hex")}`,
+      hw_info: hw,
       pc_name: "TEST-PC",
       status: "registered",
       license_type: days === null ? "permanent" : "one_year",
@@ -75,5 +76,5 @@ export async function newShopper(db: DB, options: { licenseDays?: number | null;
       ],
     }),
   );
-  return { jar, userId: joined.user.id, email, licenseId: license.id, serial: license.serial };
+  return { jar, token: gt, userId: joined.user.id, email, licenseId: license.id, serial: license.serial, hwInfo: hw };
 }

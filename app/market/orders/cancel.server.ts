@@ -24,7 +24,7 @@ export interface CancelInput {
 
 export async function cancelOrder(db: DB, gateways: Gateways, input: CancelInput) {
   const now = input.now ?? new Date();
-  const detail = await orderDetail(db, input.userId, input.orderId, input.locale, now);
+  const detail = await orderDetail(db, { userId: input.userId }, input.orderId, input.locale, now);
   if (!detail) throw new MarketError("ORDER_NOT_FOUND", 404, "No such order");
   const order = await db.selectFrom("orders").selectAll().where("id", "=", detail.id).executeTakeFirstOrThrow();
   const gateway = order.gateway ? gateways.byName(order.gateway) : null;

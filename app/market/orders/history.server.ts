@@ -6,6 +6,12 @@ import { passGroupOf } from "../pass-groups";
 import { ORDER_HISTORY_YEARS } from "../rules";
 import { quoteRefund } from "./pricing";
 
+/** Whose orders: a signed-in member's, or an editor licence's (licence-key callers, the embedded pages). */
+export type OrderOwner = { userId: number } | { licenseId: number };
+
+const ownedBy = <Q extends { where: (...args: any[]) => Q }>(q: Q, owner: OrderOwner, table: "orders" | "passes"): Q =>
+  "userId" in owner ? q.where(`${table}.user_id`, "=", owner.userId) : q.where(`${table}.license_id`, "=", owner.licenseId);
+
 /** Orders a member sees: placed and not abandoned (a pending or failed attempt is not a payment). */
 const VISIBLE = ["waiting", "complete", "cancelled", "partially_cancelled"];
 
@@ -32,15 +38,13 @@ export const historyFloor = (now: Date) => {
 
 export async function listOrders(
   db: DB,
-  userId: number,
+  owner: OrderOwner,
   filter: { from?: string; to?: string; offset?: number; limit?: number } = {},
   now = new Date(),
 ): Promise<{ list: OrderRow[]; total_count: number; floor: string }> {
   const floor = historyFloor(now);
   const from = filter.from && filter.from > floor ? filter.from : floor;
-  let q = db
-    .selectFrom("orders")
-    .where("user_id", "=", userId)
+  let q = ownedBy(db.selectFrom("orders"), owner, "orders")
     .where("status", "in", VISIBLE)
     .where((eb) => eb(eb.fn.coalesce("ptime", "created_at"), ">=", from));
   if (filter.to) q = q.where((eb) => eb(eb.fn.coalesce("ptime", "created_at"), "<", filter.to as string));
@@ -132,12 +136,15 @@ async function benefitDownloadedSince(db: DB, userId: number, paidAt: string | n
   return Boolean(row);
 }
 
-export async function orderDetail(db: DB, userId: number, orderId: number, locale: Locale, now = new Date()): Promise<OrderDetail | null> {
-  const o = await db
-    .selectFrom("orders")
-    .selectAll()
+export async function orderDetail(
+  db: DB,
+  owner: OrderOwner,
+  orderId: number,
+  locale: Locale,
+  now = new Date(),
+): Promise<OrderDetail | null> {
+  const o = await ownedBy(db.selectFrom("orders").selectAll(), owner, "orders")
     .where("id", "=", orderId)
-    .where("user_id", "=", userId)
     .where("status", "in", VISIBLE)
     .executeTakeFirst();
   if (!o) return null;
@@ -172,7 +179,7 @@ export async function orderDetail(db: DB, userId: number, orderId: number, local
     o.license_id
       ? db.selectFrom("licenses").select(["id", "serial", "alias"]).where("id", "=", o.license_id).executeTakeFirst()
       : undefined,
-    benefitDownloadedSince(db, userId, o.ptime),
+    o.user_id === null ? Promise.resolve(false) : benefitDownloadedSince(db, o.user_id, o.ptime),
   ]);
   const lines = items.map((i) => {
     const used = Boolean(i.first_downloaded_at) || (i.remaining !== null && i.pass_total !== null && i.remaining < i.pass_total);
@@ -253,9 +260,8 @@ export interface PassRow {
 }
 
 /** The member's passes; status follows the expiry date. Default: available first, newest purchase first. */
-export async function listPasses(db: DB, userId: number, filter: { status?: string } = {}, now = new Date()): Promise<PassRow[]> {
-  const rows = await db
-    .selectFrom("passes")
+export async function listPasses(db: DB, owner: OrderOwner, filter: { status?: string } = {}, now = new Date()): Promise<PassRow[]> {
+  const rows = await ownedBy(db.selectFrom("passes"), owner, "passes")
     .innerJoin("pass_prices", "pass_prices.id", "passes.pass_price_id")
     .leftJoin("licenses", "licenses.id", "passes.license_id")
     .select([
@@ -271,7 +277,6 @@ export async function listPasses(db: DB, userId: number, filter: { status?: stri
       "licenses.serial",
       "licenses.alias",
     ])
-    .where("passes.user_id", "=", userId)
     .orderBy("passes.purchased_at", "desc")
     .orderBy("passes.id", "desc")
     .execute();

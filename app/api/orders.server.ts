@@ -1,0 +1,107 @@
+import { z } from "zod";
+import { PAY_METHODS } from "../integrations/payments/gateway";
+import { MarketError } from "../market/errors";
+import { identifyLicense } from "../market/licenses.server";
+import { checkoutItemSchema } from "../market/orders/checkout.server";
+import { listOrders, listPasses, type OrderOwner, orderDetail } from "../market/orders/history.server";
+import { placeOrder } from "../market/orders/orders.server";
+import { publicOrigin } from "../utils/origin.server";
+import { readShopper } from "../utils/shopper.server";
+import { readJson, requireMember } from "./caller.server";
+import { ok } from "./envelope.server";
+import type { ApiCall, ApiRoute } from "./router.server";
+
+/**
+ * Whose payments a call asks about: the signed-in member's (authorizationToken), or — for the editor, which has
+ * no login — the licence named by the `license_id` header and verified by its registered `hw_info`.
+ */
+async function orderOwner(call: ApiCall): Promise<OrderOwner> {
+  const { viewer } = await readShopper(call.request, call.context);
+  if (viewer) return { userId: viewer.id };
+  const serial = call.request.headers.get("license_id");
+  const hwInfo = call.request.headers.get("hw_info");
+  if (serial && hwInfo) {
+    const license = await identifyLicense(call.context.db, serial, hwInfo);
+    if (!license) throw new MarketError("LICENSE_NOT_FOUND", 403, "The license_id and hw_info headers do not match a registered licence");
+    return { licenseId: license.id };
+  }
+  throw new MarketError("UNAUTHORIZED", 401, "Send the authorizationToken header, or the license_id and hw_info headers");
+}
+
+const paging = z.object({
+  offset: z.coerce.number().int().min(0).max(100_000).default(0),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  from: z.string().datetime({ offset: true }).optional(),
+  to: z.string().datetime({ offset: true }).optional(),
+});
+
+const paymentSchema = z.object({
+  items: z.array(checkoutItemSchema).min(1).max(100),
+  license_id: z.number().int().positive().optional(),
+  serial: z.string().trim().min(1).max(64).optional(),
+  method: z.enum(PAY_METHODS),
+  agree_terms: z.literal(true, { errorMap: () => ({ message: "agree to the terms and privacy policy" }) }),
+  agree_paid: z.literal(true, { errorMap: () => ({ message: "agree to the paid-service terms" }) }),
+  /** One per checkout: the same key places the same order again instead of a second one. */
+  idempotency_key: z.string().min(8).max(64),
+});
+
+/** Payments and passes (spec section 7: POST payment service, users/orders, users/orders/{id}, users/passes). */
+export const orderRoutes: ApiRoute[] = [
+  {
+    method: "GET",
+    path: "users/orders",
+    handler: async (call) => {
+      const owner = await orderOwner(call);
+      const q = paging.parse(Object.fromEntries(call.query));
+      const result = await listOrders(call.context.db, owner, q);
+      return ok({ list: result.list, total_count: result.total_count, searchable_from: result.floor });
+    },
+  },
+  {
+    method: "GET",
+    path: "users/orders/:id",
+    handler: async (call) => {
+      const owner = await orderOwner(call);
+      const id = z.coerce
+        .number()
+        .int()
+        .positive()
+        .parse(call.params.id, { path: ["id"] });
+      const detail = await orderDetail(call.context.db, owner, id, call.language);
+      if (!detail) throw new MarketError("ORDER_NOT_FOUND", 404, "No such payment");
+      return ok(detail);
+    },
+  },
+  {
+    method: "GET",
+    path: "users/passes",
+    handler: async (call) => {
+      const owner = await orderOwner(call);
+      const status = z
+        .enum(["available", "expired", "unavailable"])
+        .optional()
+        .parse(call.query.get("status") ?? undefined, { path: ["status"] });
+      const list = await listPasses(call.context.db, owner, { status });
+      return ok({ list, total_count: list.length });
+    },
+  },
+  {
+    method: "POST",
+    path: "payments",
+    handler: async (call) => {
+      const viewer = await requireMember(call);
+      const input = paymentSchema.parse(await readJson(call));
+      const placed = await placeOrder(call.context.db, call.context.payments, {
+        buyer: viewer,
+        items: input.items,
+        license: { licenseId: input.license_id, serial: input.serial },
+        method: input.method,
+        locale: call.language,
+        idempotencyKey: `${viewer.id}:api:${input.idempotency_key}:${input.method}`,
+        origin: publicOrigin(call.request, call.context),
+      });
+      return ok({ state: "SUCCESS", order_no: placed.orderNo, checkout: placed.checkout });
+    },
+  },
+];
