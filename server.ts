@@ -169,6 +169,8 @@ const server = app.listen(env.PORT, env.HOST, () => {
 // Payment housekeeping on a timer. Both jobs are safe on several servers at once (each order is claimed by a
 // conditional update) and after a crash (they only read the gateways' truth and settle from it).
 const jobs: NodeJS.Timeout[] = [];
+// The sandbox gateway delivers its queued webhooks (late, repeated, or left over from before a restart).
+const stopSandbox = payments.sandbox?.startWorker(1000);
 if (env.VBANK_EXPIRY_INTERVAL_S > 0) {
   const every = env.VBANK_EXPIRY_INTERVAL_S * 1000;
   const run = (name: string, job: () => Promise<Record<string, number>>) =>
@@ -185,6 +187,7 @@ if (env.VBANK_EXPIRY_INTERVAL_S > 0) {
 
 const shutdown = (signal: string) => {
   for (const j of jobs) clearInterval(j);
+  stopSandbox?.();
   log({ level: "info", msg: `${signal}: shutting down` });
   server.close(() => {
     db.destroy().finally(() => process.exit(0));

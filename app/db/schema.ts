@@ -381,6 +381,18 @@ export interface WithdrawalsTable {
   created_at: string;
 }
 
+export interface SandboxWebhooksTable {
+  id: string;
+  msg_id: string; // the webhook-id header: one per event, the same on every delivery of it
+  payment_id: string;
+  url: string;
+  body: string;
+  attempts: Generated<number>;
+  next_at: string;
+  delivered_at: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -399,6 +411,7 @@ export interface Database {
   refunds: RefundsTable;
   payment_events: PaymentEventsTable;
   sandbox_payments: SandboxPaymentsTable;
+  sandbox_webhooks: SandboxWebhooksTable;
   passes: PassesTable;
   downloads: DownloadsTable;
   purchase_requests: PurchaseRequestsTable;

@@ -41,6 +41,9 @@ const schema = z.object({
   PAYPAL_CLIENT_SECRET: z.string().min(1).optional(),
   PAYPAL_WEBHOOK_ID: z.string().min(1).optional(),
   PAYPAL_MODE: z.enum(["sandbox", "live"]).default("sandbox"),
+  /** The sandbox gateway delivers each webhook this many times (same webhook-id), each after a random delay. */
+  SANDBOX_WEBHOOK_REPEAT: z.coerce.number().int().min(1).max(5).default(1),
+  SANDBOX_WEBHOOK_MAX_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   /** How often the virtual-account expiry job runs (seconds; 0 turns it off on this server). */
   VBANK_EXPIRY_INTERVAL_S: z.coerce.number().int().min(0).max(86_400).default(60),
   MAIL_TRANSPORT: z.enum(["outbox", "smtp"]).default("outbox"),

@@ -25,7 +25,7 @@ export async function createTestApp(
     factories: options.factories,
     deliver: async (to, body, headers) => {
       const target = new URL(to, "http://store.test");
-      await call(target.pathname + target.search, { method: "POST", body, headers });
+      return (await call(target.pathname + target.search, { method: "POST", body, headers })).ok;
     },
   });
   const call = async (pathname: string, init: RequestInit & { ip?: string } = {}) => {

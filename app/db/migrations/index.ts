@@ -3,6 +3,7 @@ import * as m0001 from "./0001_initial";
 import * as m0002 from "./0002_search";
 import * as m0003 from "./0003_withdrawals";
 import * as m0004 from "./0004_payments";
+import * as m0005 from "./0005_sandbox_webhooks";
 
 /** Every migration, in order. Imported statically so the server bundle carries them. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   "0002_search": m0002,
   "0003_withdrawals": m0003,
   "0004_payments": m0004,
+  "0005_sandbox_webhooks": m0005,
 };

@@ -54,7 +54,13 @@ export const defaultFactories: Required<GatewayFactories> = {
 
 export function createGateways(db: DB, env: Env, options: { deliver?: WebhookDelivery; factories?: GatewayFactories } = {}): Gateways {
   if (env.PAYMENT_GATEWAY === "sandbox") {
-    const sandbox = createSandboxGateway({ db, secret: sandboxWebhookSecret(sessionSecret(env)), deliver: options.deliver });
+    const sandbox = createSandboxGateway({
+      db,
+      secret: sandboxWebhookSecret(sessionSecret(env)),
+      deliver: options.deliver,
+      repeat: env.SANDBOX_WEBHOOK_REPEAT,
+      maxDelayMs: env.SANDBOX_WEBHOOK_MAX_DELAY_MS,
+    });
     return {
       methods: [...PAY_METHODS],
       testMode: true,

@@ -7,9 +7,10 @@
  * The store treats it exactly like a real gateway: it trusts only what `getPayment` answers.
  */
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
+import type { Kysely, Transaction } from "kysely";
 import { Webhook } from "standardwebhooks";
 import type { DB } from "../../db/db.server";
-import type { SandboxPaymentsTable } from "../../db/schema";
+import type { Database, SandboxPaymentsTable } from "../../db/schema";
 import {
   type Cancellation,
   type CancelRequest,
@@ -23,12 +24,14 @@ import {
   WebhookVerificationFailed,
 } from "./gateway";
 
+type Executor = Kysely<Database> | Transaction<Database>;
+
 type Row = Omit<SandboxPaymentsTable, "paid" | "cancelled"> & { paid: number; cancelled: number };
 
 export type SandboxAction = "approve" | "decline" | "abandon" | "deposit";
 
-/** Delivers one webhook: POST the body with the headers to the URL (tests call the app in-process instead). */
-export type WebhookDelivery = (url: string, body: string, headers: Record<string, string>) => Promise<void>;
+/** Delivers one webhook: POST the body with the headers to the URL; true when the store answered 2xx. */
+export type WebhookDelivery = (url: string, body: string, headers: Record<string, string>) => Promise<boolean>;
 
 export interface SandboxGateway extends PaymentGateway {
   /** The hosted page's view of a payment. */
@@ -39,6 +42,10 @@ export interface SandboxGateway extends PaymentGateway {
   notify(paymentId: string, type?: string): Promise<void>;
   /** Resolves when every webhook sent in the background so far has been delivered (or given up). */
   settled(): Promise<void>;
+  /** Delivers the notifications that are due (what the worker does every second). */
+  deliverDue(): Promise<number>;
+  /** Starts delivering due notifications on a timer (server start-up); answers a stop function. */
+  startWorker(intervalMs?: number): () => void;
 }
 
 /** The sandbox's webhook secret, derived from the store's session secret (whsec_ + base64 key). */
@@ -46,18 +53,21 @@ export function sandboxWebhookSecret(sessionSecret: string): string {
   return `whsec_${createHmac("sha256", sessionSecret).update("sandbox-webhook").digest("base64")}`;
 }
 
-/** Default delivery: POST with a 10 s timeout, retried twice with backoff, as a real gateway retries. */
+/** Default delivery: one POST with a 10 s timeout (the outbox retries). */
 export const fetchDelivery: WebhookDelivery = async (url, body, headers) => {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const res = await fetch(url, { method: "POST", body, headers, signal: AbortSignal.timeout(10_000) });
-      if (res.ok) return;
-    } catch {
-      // retried below
-    }
-    await new Promise((r) => setTimeout(r, 500 * 4 ** attempt));
+  try {
+    const res = await fetch(url, { method: "POST", body, headers, signal: AbortSignal.timeout(10_000) });
+    return res.ok;
+  } catch {
+    return false;
   }
 };
+
+/** Retries after 1 s, 4 s, 16 s, 64 s, 256 s, then gives up (PortOne retries 5 times with backoff). */
+const MAX_ATTEMPTS = 6;
+const backoffMs = (attempts: number) => 1000 * 4 ** (attempts - 1);
+/** How long one server holds a notification it is delivering before another may take it over. */
+const LEASE_MS = 30_000;
 
 const EVENT_OF: Partial<Record<GatewayStatus, string>> = {
   paid: "Transaction.Paid",
@@ -68,17 +78,27 @@ const EVENT_OF: Partial<Record<GatewayStatus, string>> = {
   ready: "Transaction.Ready",
 };
 
-export function createSandboxGateway(options: { db: DB; secret: string; deliver?: WebhookDelivery; now?: () => Date }): SandboxGateway {
+export function createSandboxGateway(options: {
+  db: DB;
+  secret: string;
+  deliver?: WebhookDelivery;
+  now?: () => Date;
+  /** Deliveries of each notification (same webhook-id): more than 1 makes repeated deliveries. */
+  repeat?: number;
+  /** Each delivery waits a random 0..maxDelayMs first: late and out-of-order notifications. */
+  maxDelayMs?: number;
+}): SandboxGateway {
   const { db } = options;
   const deliver = options.deliver ?? fetchDelivery;
   const now = options.now ?? (() => new Date());
   const signer = new Webhook(options.secret);
-  const inFlight = new Set<Promise<void>>();
-  /** Notifies in the background, as a gateway does after answering the payer. */
-  const notifyLater = (paymentId: string) => {
-    const p = notify(paymentId).catch(() => {});
+  const repeat = Math.max(1, options.repeat ?? 1);
+  const maxDelayMs = Math.max(0, options.maxDelayMs ?? 0);
+  const inFlight = new Set<Promise<unknown>>();
+  const track = <T>(p: Promise<T>) => {
     inFlight.add(p);
-    void p.finally(() => inFlight.delete(p));
+    void p.finally(() => inFlight.delete(p)).catch(() => {});
+    return p;
   };
 
   const find = async (paymentId: string) =>
@@ -98,35 +118,110 @@ export function createSandboxGateway(options: { db: DB; secret: string; deliver?
     failure: row.failure_reason ? { reason: row.failure_reason } : undefined,
   });
 
+  /** Writes the payment's current state to the outbox: `repeat` deliveries of one event. */
+  async function queue(exec: Executor, row: Row, type?: string): Promise<string[]> {
+    const at = now();
+    const msgId = `msg_${randomUUID()}`;
+    const body = JSON.stringify({
+      type: type ?? EVENT_OF[row.status as GatewayStatus] ?? "Transaction.Ready",
+      timestamp: at.toISOString(),
+      data: { paymentId: row.id, storeId: "store-sandbox", transactionId: `tx-${row.id}` },
+    });
+    const rows = Array.from({ length: repeat }, (_, n) => ({
+      id: `${msgId}.${n}`,
+      msg_id: msgId,
+      payment_id: row.id,
+      url: row.webhook_url,
+      body,
+      attempts: 0,
+      next_at: new Date(at.getTime() + (maxDelayMs ? Math.floor(Math.random() * maxDelayMs) : 0)).toISOString(),
+      created_at: at.toISOString(),
+    }));
+    await exec.insertInto("sandbox_webhooks").values(rows).execute();
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * One delivery attempt of one outbox row, if it is due and no other server holds it: signed now (a retry keeps
+   * its webhook-id and gets a fresh timestamp and signature, as Standard Webhooks retries do).
+   */
+  async function attempt(id: string): Promise<boolean> {
+    const at = now();
+    const claimed = await db
+      .updateTable("sandbox_webhooks")
+      .set({ next_at: new Date(at.getTime() + LEASE_MS).toISOString() })
+      .where("id", "=", id)
+      .where("delivered_at", "is", null)
+      .where("next_at", "<=", at.toISOString())
+      .where("attempts", "<", MAX_ATTEMPTS)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) return false;
+    const row = await db.selectFrom("sandbox_webhooks").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    const headers = {
+      "content-type": "application/json",
+      "webhook-id": row.msg_id,
+      "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+      "webhook-signature": signer.sign(row.msg_id, at, row.body),
+    };
+    const delivered = await deliver(row.url, row.body, headers).catch(() => false);
+    const attempts = row.attempts + 1;
+    await db
+      .updateTable("sandbox_webhooks")
+      .set(
+        delivered
+          ? { attempts, delivered_at: now().toISOString() }
+          : { attempts, next_at: new Date(now().getTime() + backoffMs(attempts)).toISOString() },
+      )
+      .where("id", "=", id)
+      .execute();
+    return delivered;
+  }
+
+  /** Delivers what is due now, in the background; delayed deliveries wait for the worker. */
+  const kick = (ids: string[]) => {
+    for (const id of ids) track(attempt(id));
+  };
+
+  async function deliverDue(): Promise<number> {
+    const due = await db
+      .selectFrom("sandbox_webhooks")
+      .select("id")
+      .where("delivered_at", "is", null)
+      .where("next_at", "<=", now().toISOString())
+      .where("attempts", "<", MAX_ATTEMPTS)
+      .orderBy("next_at")
+      .limit(100)
+      .execute();
+    const results = await Promise.all(due.map((r) => track(attempt(r.id))));
+    return results.filter(Boolean).length;
+  }
+
   async function notify(paymentId: string, type?: string) {
     const row = await find(paymentId);
     if (!row) return;
-    const eventType = type ?? EVENT_OF[row.status as GatewayStatus] ?? "Transaction.Ready";
-    const sentAt = now();
-    const body = JSON.stringify({
-      type: eventType,
-      timestamp: sentAt.toISOString(),
-      data: { paymentId: row.id, storeId: "store-sandbox", transactionId: `tx-${row.id}` },
-    });
-    const id = `msg_${randomUUID()}`;
-    const headers = {
-      "content-type": "application/json",
-      "webhook-id": id,
-      "webhook-timestamp": String(Math.floor(sentAt.getTime() / 1000)),
-      "webhook-signature": signer.sign(id, sentAt, body),
-    };
-    await deliver(row.webhook_url, body, headers);
+    const ids = await queue(db, row, type);
+    await Promise.all(ids.map((id) => track(attempt(id))));
   }
 
-  /** Moves a payment from one of `from` to a new state; false when another request moved it first. */
+  /**
+   * Moves a payment from one of `from` to a new state and queues its notification in the same transaction;
+   * false when another request moved it first.
+   */
   async function transition(id: string, from: GatewayStatus[], set: Partial<Row>): Promise<boolean> {
-    const result = await db
-      .updateTable("sandbox_payments")
-      .set({ ...set, updated_at: now().toISOString() })
-      .where("id", "=", id)
-      .where("status", "in", from)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    const queued = await db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable("sandbox_payments")
+        .set({ ...set, updated_at: now().toISOString() })
+        .where("id", "=", id)
+        .where("status", "in", from)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return null;
+      const row = (await trx.selectFrom("sandbox_payments").selectAll().where("id", "=", id).executeTakeFirstOrThrow()) as Row;
+      return queue(trx, row);
+    });
+    if (!queued) return false;
+    kick(queued);
+    return true;
   }
 
   return {
@@ -191,21 +286,24 @@ export function createSandboxGateway(options: { db: DB; secret: string; deliver?
       if (row.method === "phone" && amount !== cancellable)
         throw new GatewayError("PG_PROVIDER", "mobile phone payments cannot be partially cancelled", 502);
       const full = row.cancelled + amount === row.paid;
-      const moved = await db
-        .updateTable("sandbox_payments")
-        .set({ cancelled: row.cancelled + amount, status: full ? "cancelled" : "partial_cancelled", updated_at: now().toISOString() })
-        .where("id", "=", row.id)
-        .where("cancelled", "=", row.cancelled)
-        .executeTakeFirst();
-      if (Number(moved.numUpdatedRows) !== 1) throw new GatewayError("CANCELLABLE_AMOUNT_CONSISTENCY_BROKEN", "concurrent cancel", 409);
-      notifyLater(row.id);
+      const queued = await db.transaction().execute(async (trx) => {
+        const moved = await trx
+          .updateTable("sandbox_payments")
+          .set({ cancelled: row.cancelled + amount, status: full ? "cancelled" : "partial_cancelled", updated_at: now().toISOString() })
+          .where("id", "=", row.id)
+          .where("cancelled", "=", row.cancelled)
+          .executeTakeFirst();
+        if (Number(moved.numUpdatedRows) !== 1) return null;
+        return queue(trx, (await trx.selectFrom("sandbox_payments").selectAll().where("id", "=", row.id).executeTakeFirstOrThrow()) as Row);
+      });
+      if (!queued) throw new GatewayError("CANCELLABLE_AMOUNT_CONSISTENCY_BROKEN", "concurrent cancel", 409);
+      kick(queued);
       return { cancellationId: `cancel-${randomBytes(8).toString("hex")}`, status: "succeeded", amount };
     },
 
     async closeVirtualAccount(gatewayPaymentId) {
       if (!(await transition(gatewayPaymentId, ["vbank_issued", "ready"], { status: "cancelled" })))
         throw new GatewayError("PAYMENT_NOT_WAITING_FOR_DEPOSIT", "not waiting for a deposit", 409);
-      notifyLater(gatewayPaymentId);
     },
 
     async verifyWebhook(rawBody, headers): Promise<GatewayWebhook> {
@@ -227,7 +325,13 @@ export function createSandboxGateway(options: { db: DB; secret: string; deliver?
     find,
     notify,
     async settled() {
-      while (inFlight.size) await Promise.all([...inFlight]);
+      while (inFlight.size) await Promise.all([...inFlight].map((p) => p.catch(() => {})));
+    },
+    deliverDue,
+    startWorker(intervalMs = 1000) {
+      const timer = setInterval(() => void deliverDue().catch(() => {}), intervalMs);
+      timer.unref();
+      return () => clearInterval(timer);
     },
 
     async act(paymentId, action) {
@@ -240,18 +344,17 @@ export function createSandboxGateway(options: { db: DB; secret: string; deliver?
       };
       const at = now().toISOString();
       if (action === "abandon") return { location: back(row.cancel_url) };
-      let moved = false;
+      // A second click (or a retry after a dropped connection) finds the payment already moved: same answer.
       if (action === "approve" && row.method === "vbank") {
         const account = `9${String(randomBytes(5).readUIntBE(0, 5)).padStart(12, "0").slice(0, 12)}`;
-        moved = await transition(row.id, ["ready"], { status: "vbank_issued", vbank_bank: "Sandbox Bank", vbank_account: account });
+        await transition(row.id, ["ready"], { status: "vbank_issued", vbank_bank: "Sandbox Bank", vbank_account: account });
       } else if (action === "approve") {
-        moved = await transition(row.id, ["ready"], { status: "paid", paid: row.amount, paid_at: at });
+        await transition(row.id, ["ready"], { status: "paid", paid: row.amount, paid_at: at });
       } else if (action === "decline") {
-        moved = await transition(row.id, ["ready"], { status: "failed", failure_reason: "Declined by the test payer" });
+        await transition(row.id, ["ready"], { status: "failed", failure_reason: "Declined by the test payer" });
       } else if (action === "deposit") {
-        moved = await transition(row.id, ["vbank_issued"], { status: "paid", paid: row.amount, paid_at: at });
+        await transition(row.id, ["vbank_issued"], { status: "paid", paid: row.amount, paid_at: at });
       }
-      if (moved) notifyLater(row.id);
       return { location: back(row.return_url) };
     },
   };

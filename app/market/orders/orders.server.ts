@@ -219,10 +219,11 @@ export async function settlePayment(db: DB, gateway: PaymentGateway, payment: Ga
 
   const paidish = payment.status === "paid" || payment.status === "partial_cancelled" || payment.status === "cancelled";
   if (paidish && payment.amount.paid > 0 && (payment.amount.paid !== order.total || payment.currency !== order.currency)) {
-    if (await move({ status: "failed", failure_message: `amount mismatch: paid ${payment.currency} ${payment.amount.paid}` })) {
-      if (payment.status === "paid")
-        await gateway.cancel(payment.gatewayPaymentId, { reason: "Amount does not match the order" }).catch(() => {});
-    }
+    await move({ status: "failed", failure_message: `amount mismatch: paid ${payment.currency} ${payment.amount.paid}` });
+    // The money goes back whenever the gateway still holds some of it (again after a crash: cancelling twice
+    // is refused by the gateway, not doubled).
+    if (order.status !== "complete" && payment.amount.paid > payment.amount.cancelled)
+      await gateway.cancel(payment.gatewayPaymentId, { reason: "Amount does not match the order" }).catch(() => {});
     return "failed";
   }
 
@@ -322,14 +323,28 @@ export async function confirmReturn(db: DB, gateways: Gateways, gatewayName: str
 }
 
 /**
- * A verified webhook: seen before (same event id) is acknowledged and ignored; otherwise the payment is read
- * back from the gateway and settled. If settling fails the record is dropped, so the gateway's retry runs again.
+ * A verified webhook: an event seen before (same event id) is acknowledged and ignored; otherwise the payment is
+ * read back from the gateway and settled, and only then is the event recorded. Settling is idempotent, so a
+ * crash between the two (or two deliveries racing) costs a second read, never a lost or doubled settlement;
+ * an error answers 5xx and the gateway delivers again.
  */
 export async function handleWebhook(db: DB, gateways: Gateways, gatewayName: string, rawBody: string, headers: Headers, now = new Date()) {
   const gateway = gateways.byName(gatewayName);
   if (!gateway) throw new MarketError("GATEWAY_NOT_FOUND", 404, "Unknown gateway");
   const event = await gateway.verifyWebhook(rawBody, headers);
-  const inserted = await db
+  const seen = await db
+    .selectFrom("payment_events")
+    .select("id")
+    .where("gateway", "=", gateway.name)
+    .where("event_id", "=", event.eventId)
+    .executeTakeFirst();
+  if (seen) return { duplicate: true as const };
+  let outcome: SettleOutcome = "unknown";
+  if (event.gatewayPaymentId) {
+    const payment = await gateway.getPayment(event.gatewayPaymentId);
+    if (payment) outcome = await settlePayment(db, gateway, payment, now);
+  }
+  await db
     .insertInto("payment_events")
     .values({
       gateway: gateway.name,
@@ -339,17 +354,8 @@ export async function handleWebhook(db: DB, gateways: Gateways, gatewayName: str
       received_at: now.toISOString(),
     })
     .onConflict((oc) => oc.columns(["gateway", "event_id"]).doNothing())
-    .executeTakeFirst();
-  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return { duplicate: true as const };
-  try {
-    if (!event.gatewayPaymentId) return { duplicate: false as const, outcome: "unknown" as const };
-    const payment = await gateway.getPayment(event.gatewayPaymentId);
-    const outcome = payment ? await settlePayment(db, gateway, payment, now) : "unknown";
-    return { duplicate: false as const, outcome };
-  } catch (error) {
-    await db.deleteFrom("payment_events").where("gateway", "=", gateway.name).where("event_id", "=", event.eventId).execute();
-    throw error;
-  }
+    .execute();
+  return { duplicate: false as const, outcome };
 }
 
 /**
