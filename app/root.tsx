@@ -23,7 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
   const restored = restoredAddress(new URL(request.url));
   if (restored) throw redirect(restored);
-  return data({ locale: context.locale, testMode: context.payments.testMode });
+  return data({ locale: context.locale, testMode: Boolean(context.payments.sandbox) });
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

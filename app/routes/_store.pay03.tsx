@@ -38,7 +38,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     methods,
     quotes,
-    testMode: context.payments.testMode,
+    testMode: context.payments.sandbox ? ("sandbox" as const) : context.payments.testMode ? ("live" as const) : null,
     locale: context.locale,
     seo: await pageSeo(request, context, { titleKey: "pay.title" }),
   };
@@ -92,7 +92,7 @@ export default function Pay03() {
       <PaySteps current={3} />
       {testMode ? (
         <p className="notice-box test-mode" role="note">
-          {t("pay.testMode")}
+          {testMode === "sandbox" ? t("pay.testMode") : t("pay.testModeLive")}
         </p>
       ) : null}
       {first ? (

@@ -55,6 +55,50 @@ async function beginPayment(gateway: PaymentGateway, request: PaymentRequest) {
   }
 }
 
+/** Where the gateway sends the payer back and the store's notifications go. */
+const addresses = (orderNo: string, gatewayName: string, origin: string) => ({
+  returnUrl: `${origin}/pay/return?gateway=${gatewayName}`,
+  cancelUrl: `${origin}/pay-cancel`,
+  webhookUrl: `${origin}/webhooks/payments/${gatewayName}`,
+  paymentId: orderNo,
+});
+
+interface PendingOrder {
+  order_no: string;
+  order_name: string | null;
+  total: number;
+  vat: number;
+  currency: string;
+  method: string | null;
+  buyer_email: string | null;
+  vbank_due_at: string | null;
+}
+
+/** The payment request of an order already placed: the same amounts, addresses and deadline as the first time. */
+function requestOf(order: PendingOrder, gatewayName: string, origin: string, locale: Locale): PaymentRequest {
+  return {
+    ...addresses(order.order_no, gatewayName, origin),
+    orderName: order.order_name ?? order.order_no,
+    amount: order.total,
+    vat: order.vat,
+    currency: order.currency as "KRW" | "USD",
+    method: (order.method ?? "card") as PayMethod,
+    buyer: { email: order.buyer_email ?? "" },
+    locale,
+    vbankDueAt: order.vbank_due_at ?? undefined,
+  };
+}
+
+/** A member's pending order, handed to its gateway again (the PortOne page asks for its browser-SDK parameters). */
+export async function resumeCheckout(db: DB, gateways: Gateways, userId: number, orderNo: string, origin: string, locale: Locale) {
+  const order = await db.selectFrom("orders").selectAll().where("order_no", "=", orderNo).where("user_id", "=", userId).executeTakeFirst();
+  if (!order) throw new MarketError("ORDER_NOT_FOUND", 404, "No such order");
+  if (order.status !== "pending") throw new MarketError("ORDER_ALREADY_PLACED", 409, order.order_no);
+  const gateway = order.gateway ? gateways.byName(order.gateway) : null;
+  if (!gateway) throw new MarketError("GATEWAY_UNAVAILABLE", 502, "The payment service is not available");
+  return beginPayment(gateway, requestOf(order, gateway.name, origin, locale));
+}
+
 const orderName = (titles: string[], locale: Locale) =>
   titles.length <= 1
     ? (titles[0] ?? "")
@@ -66,12 +110,7 @@ export async function placeOrder(db: DB, gateways: Gateways, input: PlaceOrderIn
   const gateway = gateways.forMethod(input.method);
   if (!gateway) throw new MarketError("METHOD_NOT_AVAILABLE", 400, "This payment method is not available");
   const now = input.now ?? new Date();
-  const urls = (orderNo: string) => ({
-    returnUrl: `${input.origin}/pay/return?gateway=${gateway.name}`,
-    cancelUrl: `${input.origin}/pay-cancel`,
-    webhookUrl: `${input.origin}/webhooks/payments/${gateway.name}`,
-    paymentId: orderNo,
-  });
+  const urls = (orderNo: string) => addresses(orderNo, gateway.name, input.origin);
 
   const existing = await db
     .selectFrom("orders")
@@ -93,18 +132,10 @@ export async function placeOrder(db: DB, gateways: Gateways, input: PlaceOrderIn
     if (existing.status !== "pending" || existing.method !== input.method)
       throw new MarketError("ORDER_ALREADY_PLACED", 409, existing.order_no);
     // The same checkout submitted again (a double click, a retry after a network error): the same payment.
-    const checkout = await beginPayment(gateway, {
-      ...urls(existing.order_no),
-      orderName: existing.order_name ?? existing.order_no,
-      amount: existing.total,
-      vat: existing.vat,
-      currency: existing.currency as "KRW" | "USD",
-      method: input.method,
-      buyer: { email: existing.buyer_email ?? input.buyer.email },
-      locale: input.locale,
-      vbankDueAt: existing.vbank_due_at ?? undefined,
-    });
-    return { orderNo: existing.order_no, checkout };
+    return {
+      orderNo: existing.order_no,
+      checkout: await beginPayment(gateway, requestOf(existing, gateway.name, input.origin, input.locale)),
+    };
   }
 
   const currency = currencyOfMethod(input.method);
@@ -181,6 +212,9 @@ export async function placeOrder(db: DB, gateways: Gateways, input: PlaceOrderIn
     locale: input.locale,
     vbankDueAt: due ?? undefined,
   });
+  // Gateways that name payments themselves (PayPal's order id) are looked up by their id from now on.
+  if (checkout.gatewayPaymentId !== orderNo)
+    await db.updateTable("orders").set({ gateway_payment_id: checkout.gatewayPaymentId }).where("order_no", "=", orderNo).execute();
   return { orderNo, checkout };
 }
 
