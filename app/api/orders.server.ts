@@ -44,6 +44,7 @@ const paymentSchema = z.object({
   agree_paid: z.literal(true, { errorMap: () => ({ message: "agree to the paid-service terms" }) }),
   /** One per checkout: the same key places the same order again instead of a second one. */
   idempotency_key: z.string().min(8).max(64),
+  coupon: z.string().trim().min(1).max(40).optional(),
 });
 
 /** Payments and passes (spec section 7: POST payment service, users/orders, users/orders/{id}, users/passes). */
@@ -100,6 +101,7 @@ export const orderRoutes: ApiRoute[] = [
         locale: call.language,
         idempotencyKey: `${viewer.id}:api:${input.idempotency_key}:${input.method}`,
         origin: publicOrigin(call.request, call.context),
+        coupon: input.coupon,
       });
       return ok({ state: "SUCCESS", order_no: placed.orderNo, checkout: placed.checkout });
     },

@@ -393,6 +393,14 @@ export interface SandboxWebhooksTable {
   created_at: string;
 }
 
+export interface CouponRedemptionsTable {
+  id: Generated<number>;
+  user_id: number;
+  code: string;
+  order_id: number;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -412,6 +420,7 @@ export interface Database {
   payment_events: PaymentEventsTable;
   sandbox_payments: SandboxPaymentsTable;
   sandbox_webhooks: SandboxWebhooksTable;
+  coupon_redemptions: CouponRedemptionsTable;
   passes: PassesTable;
   downloads: DownloadsTable;
   purchase_requests: PurchaseRequestsTable;

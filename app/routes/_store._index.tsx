@@ -4,20 +4,30 @@ import { BannerStrip } from "../components/banners";
 import { CardGrid } from "../components/content-card";
 import { useTranslation } from "../i18n/react";
 import { homePage } from "../market/catalog/landing.server";
+import { currentPromotion } from "../market/orders/coupons.server";
 import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [home, seo] = await Promise.all([
+  const [home, seo, promotion] = await Promise.all([
     homePage(context.db, context.locale, context.env.HOME_MODE),
     pageSeo(request, context, { titleKey: "meta.home" }),
+    currentPromotion(context.db, context.locale),
   ]);
   const url = new URL(request.url);
   const requiresAuth = url.searchParams.get("redirect") === "requires-auth";
   const sessionExpired = url.searchParams.get("notice") === "session-expired";
   const redirectTo = url.searchParams.get("redirectTo") ?? "/";
-  return { home, seo, locale: context.locale, requiresAuth, sessionExpired, signIn: `/login?redirectTo=${encodeURIComponent(redirectTo)}` };
+  return {
+    home,
+    seo,
+    locale: context.locale,
+    requiresAuth,
+    sessionExpired,
+    promo: promotion ? { title: promotion.title, percent: promotion.percent } : null,
+    signIn: `/login?redirectTo=${encodeURIComponent(redirectTo)}`,
+  };
 }
 
 export const headers = cacheHeaders("catalog");
@@ -25,7 +35,7 @@ export const headers = cacheHeaders("catalog");
 export const meta: MetaFunction<typeof loader> = ({ data }) => seoMeta(data?.seo);
 
 export default function Home() {
-  const { home, locale, requiresAuth, sessionExpired, signIn } = useLoaderData<typeof loader>();
+  const { home, locale, requiresAuth, sessionExpired, signIn, promo } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   const authNotice = requiresAuth ? (
     <p className="notice-box" role="alert">
@@ -49,6 +59,11 @@ export default function Home() {
     <>
       {authNotice}
       <h1 className="visually-hidden">{t("brand")}</h1>
+      {promo ? (
+        <Link to="/tempPop" className="notice-box promo-banner">
+          {t("promo.banner", { percent: promo.percent, title: promo.title })}
+        </Link>
+      ) : null}
       <BannerStrip banners={home.keyVisuals} label={t("home.keyVisuals")} />
       {home.keywords.length ? (
         <section aria-labelledby="home-keywords" className="section">

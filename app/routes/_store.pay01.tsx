@@ -1,14 +1,16 @@
-import { data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useId } from "react";
 import { z } from "zod";
 import { OrderSummary, PaySteps } from "../components/pay";
 import { useTranslation } from "../i18n/react";
 import { MarketError } from "../market/errors";
 import { currencyFor } from "../market/money";
 import { quoteCheckout } from "../market/orders/checkout.server";
+import { usableCoupon } from "../market/orders/coupons.server";
 import { requireViewer } from "../utils/auth.server";
 import { pageSeo } from "../utils/page.server";
-import { requirePay, startPay } from "../utils/pay-session.server";
+import { requirePay, savePay, startPay } from "../utils/pay-session.server";
 import { seoMeta } from "../utils/seo";
 
 /** Step 1: the items, amount, VAT 10% and total. A pass from /price/{type} starts its own checkout here. */
@@ -25,20 +27,50 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const pay = await requirePay(request, context);
   const currency = currencyFor(context.locale);
   const seo = await pageSeo(request, context, { titleKey: "pay.title" });
+  // A coupon applied earlier that no longer holds (the promotion ended, used elsewhere) simply drops off.
+  const coupon = pay.data.coupon ? await usableCoupon(context.db, viewer.id, pay.data.coupon).catch(() => null) : null;
   try {
-    const quote = await quoteCheckout(context.db, viewer, pay.items, currency, context.locale);
-    return { seo, locale: context.locale, quote, error: null };
+    const quote = await quoteCheckout(context.db, viewer, pay.items, currency, context.locale, coupon?.percent ?? 0);
+    return { seo, locale: context.locale, quote, coupon, error: null };
   } catch (error) {
     if (!(error instanceof MarketError)) throw error;
-    return data({ seo, locale: context.locale, quote: null, error: error.code }, { status: error.status });
+    return data({ seo, locale: context.locale, quote: null, coupon: null, error: error.code }, { status: error.status });
+  }
+}
+
+const couponSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("apply"), code: z.string().trim().min(1, "pay.coupon.required").max(40) }),
+  z.object({ intent: z.literal("remove") }),
+]);
+
+/** Applies or removes a promotion coupon (one per account); the discount shows at once and carries to payment. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const viewer = await requireViewer(request, context);
+  const pay = await requirePay(request, context);
+  const form = Object.fromEntries(await request.formData());
+  const parsed = couponSchema.safeParse(form);
+  const code = String(form.code ?? "");
+  if (!parsed.success) return data({ error: "pay.coupon.required", code }, { status: 400 });
+  if (parsed.data.intent === "remove") {
+    return data({ error: null, code: "" }, { headers: { "Set-Cookie": await savePay(context, pay, { coupon: undefined }) } });
+  }
+  try {
+    const coupon = await usableCoupon(context.db, viewer.id, parsed.data.code);
+    return data({ error: null, code: coupon.code }, { headers: { "Set-Cookie": await savePay(context, pay, { coupon: coupon.code }) } });
+  } catch (error) {
+    if (error instanceof MarketError) return data({ error: `pay.coupon.${error.code}`, code }, { status: error.status });
+    throw error;
   }
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
 
 export default function Pay01() {
-  const { quote, locale, error } = useLoaderData<typeof loader>();
+  const { quote, locale, error, coupon } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
   const { t } = useTranslation();
+  const id = useId();
   return (
     <section className="pay-page">
       <h1>{t("pay.title")}</h1>
@@ -65,6 +97,34 @@ export default function Pay01() {
             currency={quote.currency}
             locale={locale}
           />
+          <Form method="post" className="coupon-form" aria-describedby={`${id}-coupon-error`}>
+            {coupon ? (
+              <p role="status">
+                {t("pay.coupon.applied", { code: coupon.code, percent: coupon.percent })}{" "}
+                <button type="submit" name="intent" value="remove" className="link-button">
+                  {t("pay.coupon.remove")}
+                </button>
+              </p>
+            ) : (
+              <>
+                <label htmlFor={`${id}-coupon`}>{t("pay.coupon.label")}</label>
+                <input
+                  id={`${id}-coupon`}
+                  name="code"
+                  maxLength={40}
+                  autoComplete="off"
+                  defaultValue={result?.error ? result.code : ""}
+                  aria-invalid={result?.error ? true : undefined}
+                />
+                <button type="submit" name="intent" value="apply" className="button button-ghost" disabled={navigation.state !== "idle"}>
+                  {t("pay.coupon.apply")}
+                </button>
+              </>
+            )}
+            <p id={`${id}-coupon-error`} className="field-error" role="alert">
+              {result?.error ? t(result.error) : ""}
+            </p>
+          </Form>
           <p className="muted">{t("pay.currencyNote")}</p>
           <p className="pay-actions">
             <Link to="/cart" className="button button-ghost">

@@ -7,6 +7,7 @@ import { useTranslation } from "../i18n/react";
 import { PAY_METHODS } from "../integrations/payments/gateway";
 import { MarketError } from "../market/errors";
 import { quoteCheckout } from "../market/orders/checkout.server";
+import { usableCoupon } from "../market/orders/coupons.server";
 import { currencyOfMethod } from "../market/orders/currency";
 import { placeOrder } from "../market/orders/orders.server";
 import { requireViewer } from "../utils/auth.server";
@@ -34,7 +35,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const methods = context.payments.methods;
   // The total in each currency a method charges in: KRW for the Korean methods, USD for PayPal.
   const currencies = [...new Set(methods.map(currencyOfMethod))];
-  const quotes = await Promise.all(currencies.map((c) => quoteCheckout(context.db, viewer, pay.items, c, context.locale)));
+  const coupon = pay.data.coupon ? await usableCoupon(context.db, viewer.id, pay.data.coupon).catch(() => null) : null;
+  const quotes = await Promise.all(
+    currencies.map((c) => quoteCheckout(context.db, viewer, pay.items, c, context.locale, coupon?.percent ?? 0)),
+  );
   return {
     methods,
     quotes,
@@ -66,6 +70,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       locale: context.locale,
       idempotencyKey: `${viewer.id}:${pay.data.nonce}:${parsed.data.method}`,
       origin: publicOrigin(request, context),
+      coupon: pay.data.coupon,
     });
     const cookie = await savePay(context, pay, { orderNo: placed.orderNo });
     if (placed.checkout.kind === "redirect") return redirect(placed.checkout.url, { headers: { "Set-Cookie": cookie } });

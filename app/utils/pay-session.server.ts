@@ -14,6 +14,7 @@ const payDataSchema = z.object({
   licenseId: z.number().int().positive().optional(),
   serial: z.string().optional(),
   orderNo: z.string().optional(),
+  coupon: z.string().optional(),
 });
 export type PayData = z.infer<typeof payDataSchema>;
 

@@ -370,6 +370,61 @@ describe(`checkout and payments through the sandbox gateway on ${ENGINE}`, () =>
     expect((await orderOf(phone.order_no)).status).toBe("cancelled");
   });
 
+  it("a promotion coupon takes its percentage off at /pay01, once per account; a failed payment gives it back", async () => {
+    const popup = await (await call("/tempPop", { headers: EN })).text();
+    expect(popup).toContain("WELCOME20");
+    expect(popup).toContain("20% off");
+    expect(popup).toMatch(/<del[^>]*>₩?\$?[\d,.]+<\/del>/);
+    expect(popup).toContain("One coupon per ID.");
+
+    const s = await newShopper(db);
+    const [item] = take(1);
+    const at = new Date().toISOString();
+    const [line] = await db
+      .insertInto("carts")
+      .values({ user_id: s.userId, ngt: null, content_id: item.id, level_flag: 1, created_at: at })
+      .returning("id")
+      .execute();
+    await go(s.jar, "/cart", { intent: "buy", cart_id: String(line.id) });
+    const wrong = await go(s.jar, "/pay01", { intent: "apply", code: "NOPE" });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.text()).toContain("This coupon code is not valid.");
+    const applied = await go(s.jar, "/pay01", { intent: "apply", code: " welcome20 " });
+    expect(applied.status).toBe(200);
+    const step1 = await (await go(s.jar, "/pay01")).text();
+    expect(step1).toContain("Coupon WELCOME20 applied: 20% off.");
+    await go(s.jar, "/pay02", { choice: String(s.licenseId) });
+    const declined = location(await go(s.jar, "/pay03", { method: "card", agreeTerms: "on", agreePaid: "on" }));
+    await go(s.jar, declined, { action: "decline" });
+    await sandbox.settled();
+    // The declined order gave the coupon back: the retry still gets the discount.
+    const retry = location(await go(s.jar, "/pay03", { method: "card", agreeTerms: "on", agreePaid: "on" }));
+    await go(s.jar, location(await go(s.jar, retry, { action: "approve" })));
+    const order = await db
+      .selectFrom("orders")
+      .selectAll()
+      .where("user_id", "=", s.userId)
+      .where("status", "=", "complete")
+      .executeTakeFirstOrThrow();
+    const discount = Math.round(item.price_krw * 0.2);
+    expect(order).toMatchObject({
+      coupon_code: "WELCOME20",
+      discount,
+      total: item.price_krw - discount + Math.round((item.price_krw - discount) / 10),
+    });
+
+    // The same account cannot use it again.
+    const [again] = await db
+      .insertInto("carts")
+      .values({ user_id: s.userId, ngt: null, content_id: take(1)[0].id, level_flag: 1, created_at: at })
+      .returning("id")
+      .execute();
+    await go(s.jar, "/cart", { intent: "buy", cart_id: String(again.id) });
+    const used = await go(s.jar, "/pay01", { intent: "apply", code: "WELCOME20" });
+    expect(used.status).toBe(409);
+    expect(await used.text()).toContain("This coupon has already been used. One coupon per ID.");
+  });
+
   it("business accounts get the refusal for passes; guests are sent to sign in to buy", async () => {
     const b = await newShopper(db, { userType: 2 });
     const pass = await db.selectFrom("pass_prices").select("id").orderBy("id").executeTakeFirstOrThrow();

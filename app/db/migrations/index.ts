@@ -4,6 +4,7 @@ import * as m0002 from "./0002_search";
 import * as m0003 from "./0003_withdrawals";
 import * as m0004 from "./0004_payments";
 import * as m0005 from "./0005_sandbox_webhooks";
+import * as m0006 from "./0006_coupons";
 
 /** Every migration, in order. Imported statically so the server bundle carries them. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   "0003_withdrawals": m0003,
   "0004_payments": m0004,
   "0005_sandbox_webhooks": m0005,
+  "0006_coupons": m0006,
 };

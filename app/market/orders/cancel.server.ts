@@ -8,6 +8,7 @@ import type { Locale } from "../../i18n/config";
 import { isGatewayError, type PayMethod, type RefundAccount } from "../../integrations/payments/gateway";
 import type { Gateways } from "../../integrations/payments/index.server";
 import { MarketError } from "../errors";
+import { releaseCoupon } from "./coupons.server";
 import { orderDetail } from "./history.server";
 import { quoteRefund } from "./pricing";
 
@@ -154,5 +155,7 @@ export async function cancelOrder(db: DB, gateways: Gateways, input: CancelInput
       .where("id", "=", refund.id)
       .execute();
   });
+  // An order cancelled whole gives its coupon back.
+  if (quote.full) await releaseCoupon(db, order.id);
   return { refunded: quote.amount, deduction: quote.deduction, lineIds: quote.lineIds, full: quote.full };
 }

@@ -58,6 +58,8 @@ export async function quoteCheckout(
   items: readonly CheckoutItem[],
   currency: PayCurrency,
   locale: Locale,
+  /** A coupon's percentage off every line. */
+  discountPercent = 0,
 ): Promise<CheckoutQuote> {
   if (items.length === 0) throw new MarketError("CHECKOUT_EMPTY", 400, "Nothing to pay for");
   if (items.length > MAX_ORDER_LINES) throw new MarketError("CHECKOUT_TOO_LARGE", 400, "Too many items");
@@ -107,7 +109,14 @@ export async function quoteCheckout(
       validDays: p.valid_days,
     });
   }
-  return { currency, lines, totals: priceOrder(lines.map((l) => ({ unit: l.unit }))) };
+  return {
+    currency,
+    lines,
+    totals: priceOrder(
+      lines.map((l) => ({ unit: l.unit })),
+      discountPercent,
+    ),
+  };
 }
 
 export interface LicenseChoice {

@@ -17,6 +17,7 @@ import {
 import type { Gateways } from "../../integrations/payments/index.server";
 import { MarketError } from "../errors";
 import { type Buyer, type CheckoutItem, currencyOfMethod, quoteCheckout, resolvePurchaseLicense } from "./checkout.server";
+import { releaseCoupon, usableCoupon } from "./coupons.server";
 import { daysAfter, vbankDueAt } from "./deadlines";
 
 export type OrderStatus = "pending" | "waiting" | "complete" | "cancelled" | "partially_cancelled" | "failed";
@@ -37,6 +38,8 @@ export interface PlaceOrderInput {
   idempotencyKey: string;
   /** The store's absolute origin, for the gateway's return, cancel and webhook addresses. */
   origin: string;
+  /** A promotion coupon code (one per account). */
+  coupon?: string;
   now?: Date;
 }
 
@@ -139,7 +142,8 @@ export async function placeOrder(db: DB, gateways: Gateways, input: PlaceOrderIn
   }
 
   const currency = currencyOfMethod(input.method);
-  const quote = await quoteCheckout(db, input.buyer, input.items, currency, input.locale);
+  const coupon = input.coupon ? await usableCoupon(db, input.buyer.id, input.coupon, now) : null;
+  const quote = await quoteCheckout(db, input.buyer, input.items, currency, input.locale, coupon?.percent ?? 0);
   if (quote.totals.total <= 0) throw new MarketError("CHECKOUT_EMPTY", 400, "Nothing to pay for");
   const license = await resolvePurchaseLicense(db, input.buyer.id, input.license, now);
   const orderNo = newOrderNo(now);
@@ -173,11 +177,25 @@ export async function placeOrder(db: DB, gateways: Gateways, input: PlaceOrderIn
           vbank_due_at: due,
           idempotency_key: input.idempotencyKey,
           order_name: name,
+          coupon_code: coupon?.code ?? null,
           created_at: at,
           updated_at: at,
         })
         .returning("id")
         .executeTakeFirstOrThrow();
+      if (coupon) {
+        // One coupon per account: an unpaid earlier attempt gives it up; a paid one keeps it (unique index).
+        await trx
+          .deleteFrom("coupon_redemptions")
+          .where("user_id", "=", input.buyer.id)
+          .where("code", "=", coupon.code)
+          .where("order_id", "in", (eb) => eb.selectFrom("orders").select("id").where("status", "=", "pending"))
+          .execute();
+        await trx
+          .insertInto("coupon_redemptions")
+          .values({ user_id: input.buyer.id, code: coupon.code, order_id: order.id, created_at: at })
+          .execute();
+      }
       await trx
         .insertInto("order_items")
         .values(
@@ -253,7 +271,8 @@ export async function settlePayment(db: DB, gateway: PaymentGateway, payment: Ga
 
   const paidish = payment.status === "paid" || payment.status === "partial_cancelled" || payment.status === "cancelled";
   if (paidish && payment.amount.paid > 0 && (payment.amount.paid !== order.total || payment.currency !== order.currency)) {
-    await move({ status: "failed", failure_message: `amount mismatch: paid ${payment.currency} ${payment.amount.paid}` });
+    if (await move({ status: "failed", failure_message: `amount mismatch: paid ${payment.currency} ${payment.amount.paid}` }))
+      await releaseCoupon(db, order.id);
     // The money goes back whenever the gateway still holds some of it (again after a crash: cancelling twice
     // is refused by the gateway, not doubled).
     if (order.status !== "complete" && payment.amount.paid > payment.amount.cancelled)
@@ -333,7 +352,8 @@ export async function settlePayment(db: DB, gateway: PaymentGateway, payment: Ga
       ["pending"],
     );
   } else if (payment.status === "failed") {
-    await move({ status: "failed", failure_message: payment.failure?.reason ?? "failed" }, ["pending"]);
+    if (await move({ status: "failed", failure_message: payment.failure?.reason ?? "failed" }, ["pending"]))
+      await releaseCoupon(db, order.id);
   } else if (payment.status === "pending") {
     await move({ pending_reason: payment.pendingReason ?? "pending" }, ["pending"]);
   } else if (payment.status === "cancelled" && payment.amount.paid === 0) {

@@ -70,7 +70,16 @@ export async function withdrawMember(
     const user = await trx.selectFrom("users").select(["id", "user_type"]).where("id", "=", userId).executeTakeFirst();
     if (!user) throw new MarketError("NOT_FOUND", 404, "No such member");
     await trx.updateTable("licenses").set({ user_id: null }).where("user_id", "=", userId).execute();
-    for (const table of ["downloads", "passes", "carts", "interests", "sessions", "support_tickets", "purchase_requests"] as const) {
+    for (const table of [
+      "downloads",
+      "passes",
+      "carts",
+      "interests",
+      "sessions",
+      "support_tickets",
+      "purchase_requests",
+      "coupon_redemptions",
+    ] as const) {
       const column = table === "purchase_requests" ? "owner_user_id" : "user_id";
       await trx.deleteFrom(table).where(column, "=", userId).execute();
     }

@@ -1,0 +1,84 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { useTranslation } from "../i18n/react";
+import { formatMoney, withVat } from "../market/money";
+import { currentPromotion } from "../market/orders/coupons.server";
+import { pageSeo } from "../utils/page.server";
+import { seoMeta } from "../utils/seo";
+
+/** The promo pop-up: the running promotion's coupon, its percentage and sale prices, and copying the code. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const [promotion, seo] = await Promise.all([
+    currentPromotion(context.db, context.locale),
+    pageSeo(request, context, { titleKey: "promo.title" }),
+  ]);
+  return { promotion, locale: context.locale, seo };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
+
+export default function PromoPopup() {
+  const { promotion, locale } = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  const hydrated = useHydrated();
+  const [copied, setCopied] = useState<string | null>(null);
+  if (!promotion) {
+    return (
+      <main id="main" className="plain-page promo-page">
+        <h1>{t("promo.title")}</h1>
+        <p className="notice-box">{t("promo.ended")}</p>
+        <p>
+          <Link to="/">{t("errorService.home")}</Link>
+        </p>
+      </main>
+    );
+  }
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(promotion.code);
+      setCopied(t("promo.copied", { code: promotion.code }));
+    } catch {
+      setCopied(t("promo.copyFailed"));
+    }
+  };
+  const date = new Intl.DateTimeFormat(locale === "ko" ? "ko-KR" : "en-US", { dateStyle: "long", timeZone: "Asia/Seoul" });
+  return (
+    <main id="main" className="plain-page promo-page">
+      <h1>{promotion.title}</h1>
+      {promotion.image ? <img src={promotion.image} alt="" width={560} height={224} /> : null}
+      <p className="promo-percent">{t("promo.percentOff", { percent: promotion.percent })}</p>
+      <p>{promotion.body}</p>
+      <ul className="promo-offers" aria-label={t("promo.offers")}>
+        {promotion.offers.map((o) => (
+          <li key={`${o.group}-${o.count}`}>
+            <span>{t("pay.passTitle", { group: t(`price.group.${o.group}`), count: o.count })}</span>
+            <span>
+              <del aria-label={t("promo.regularPrice")}>{formatMoney(withVat(o.price), o.currency, locale)}</del>{" "}
+              <strong aria-label={t("promo.salePrice")}>{formatMoney(withVat(o.sale), o.currency, locale)}</strong>{" "}
+              <span className="badge">−{promotion.percent}%</span>
+            </span>
+          </li>
+        ))}
+      </ul>
+      <div className="promo-code">
+        <span>{t("promo.code")}</span> <code>{promotion.code}</code>
+        {hydrated ? (
+          <button type="button" className="button" onClick={copy}>
+            {t("promo.copy")}
+          </button>
+        ) : null}
+      </div>
+      <p role="status" aria-live="polite" className="form-result">
+        {copied ?? ""}
+      </p>
+      <p className="muted">{t("promo.rules", { date: date.format(new Date(promotion.endsAt)) })}</p>
+      <p>
+        <Link to="/price" className="button button-ghost">
+          {t("promo.use")}
+        </Link>
+      </p>
+    </main>
+  );
+}
