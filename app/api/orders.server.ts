@@ -99,7 +99,7 @@ export const orderRoutes: ApiRoute[] = [
         license: { licenseId: input.license_id, serial: input.serial },
         method: input.method,
         locale: call.language,
-        idempotencyKey: `${viewer.id}:api:${input.idempotency_key}:${input.method}`,
+        idempotencyKey: `${viewer.id}:api:${input.idempotency_key}`,
         origin: publicOrigin(call.request, call.context),
         coupon: input.coupon,
       });

@@ -8,6 +8,7 @@ import { formatMoney } from "../market/money";
 import { cancelOrder } from "../market/orders/cancel.server";
 import { orderDetail } from "../market/orders/history.server";
 import { requireViewer } from "../utils/auth.server";
+import { seoulText } from "../utils/dates";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
@@ -31,7 +32,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const id = idSchema.safeParse(params.id);
   const order = id.success ? await orderDetail(context.db, { userId: viewer.id }, id.data, context.locale) : null;
   if (!order) throw data(null, { status: 404 });
-  return { order, locale: context.locale, seo: await pageSeo(request, context, { titleKey: "orders.detailTitle" }) };
+  // Times are spelled on the server only (see utils/dates.ts).
+  const isos = [order.paidAt ?? order.createdAt, order.vbank?.dueAt, ...order.lines.map((l) => l.expiresAt)];
+  const dates = Object.fromEntries(isos.flatMap((iso) => (iso ? [[iso, seoulText(iso, context.locale)]] : [])));
+  return { order, dates, locale: context.locale, seo: await pageSeo(request, context, { titleKey: "orders.detailTitle" }) };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
@@ -69,18 +73,13 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function PaymentDetail() {
-  const { order, locale } = useLoaderData<typeof loader>();
+  const { order, locale, dates } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const { t } = useTranslation();
   const id = useId();
   const money = (n: number) => formatMoney(n, order.currency, locale);
-  const date = (iso: string) =>
-    new Intl.DateTimeFormat(locale === "ko" ? "ko-KR" : "en-US", {
-      dateStyle: "medium",
-      timeStyle: "short",
-      timeZone: "Asia/Seoul",
-    }).format(new Date(iso));
+  const date = (iso: string) => dates[iso] ?? "";
   const cancellableLines = order.lines.filter((l) => l.cancellable);
   return (
     <section className="account-page wide">

@@ -5,6 +5,7 @@ import { useTranslation } from "../i18n/react";
 import { formatMoney } from "../market/money";
 import { listOrders } from "../market/orders/history.server";
 import { requireViewer } from "../utils/auth.server";
+import { seoulText } from "../utils/dates";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
@@ -32,8 +33,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const to = q.to ? new Date(Date.parse(`${q.to}T00:00:00+09:00`) + 86_400_000).toISOString() : undefined;
   const result = await listOrders(context.db, { userId: viewer.id }, { from, to, offset: (q.page - 1) * PAGE, limit: PAGE });
   const floorDay = new Date(Date.parse(result.floor) + 9 * 3_600_000).toISOString().slice(0, 10);
+  // Times are spelled on the server only (see utils/dates.ts).
+  const dates = Object.fromEntries(result.list.map((o) => [o.id, seoulText(o.paidAt ?? o.createdAt, context.locale)]));
   return {
     ...result,
+    dates,
     page: q.page,
     pages: Math.max(1, Math.ceil(result.total_count / PAGE)),
     from: q.from ?? "",
@@ -48,14 +52,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
 
 export default function PaymentHistory() {
-  const { list, total_count, page, pages, from, to, floorDay, clipped, locale } = useLoaderData<typeof loader>();
+  const { list, total_count, page, pages, from, to, floorDay, clipped, locale, dates } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
-  const date = (iso: string) =>
-    new Intl.DateTimeFormat(locale === "ko" ? "ko-KR" : "en-US", {
-      dateStyle: "medium",
-      timeStyle: "short",
-      timeZone: "Asia/Seoul",
-    }).format(new Date(iso));
   const pageHref = (n: number) => `?${new URLSearchParams({ ...(from ? { from } : {}), ...(to ? { to } : {}), page: String(n) })}`;
   return (
     <section className="account-page wide">
@@ -92,7 +90,7 @@ export default function PaymentHistory() {
           <tbody>
             {list.map((o) => (
               <tr key={o.id}>
-                <td>{date(o.paidAt ?? o.createdAt)}</td>
+                <td>{dates[o.id]}</td>
                 <td>
                   <Link to={`/mypage/pay/${o.id}`}>{o.orderNo}</Link>
                 </td>

@@ -68,7 +68,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       license: { licenseId: pay.data.licenseId },
       method: parsed.data.method,
       locale: context.locale,
-      idempotencyKey: `${viewer.id}:${pay.data.nonce}:${parsed.data.method}`,
+      idempotencyKey: `${viewer.id}:${pay.data.nonce}`,
       origin: publicOrigin(request, context),
       coupon: pay.data.coupon,
     });

@@ -5,6 +5,7 @@ import { PaySteps } from "../components/pay";
 import { useTranslation } from "../i18n/react";
 import { formatMoney } from "../market/money";
 import { requireViewer } from "../utils/auth.server";
+import { seoulText } from "../utils/dates";
 import { pageSeo } from "../utils/page.server";
 import { requirePay } from "../utils/pay-session.server";
 import { seoMeta } from "../utils/seo";
@@ -37,19 +38,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!order) throw redirect("/?notice=session-expired");
   if (order.status === "failed") throw redirect("/pay-error");
   if (order.status === "pending" && !order.pending_reason) throw redirect("/pay-cancel");
-  return { order, locale: context.locale, seo: await pageSeo(request, context, { titleKey: "pay.doneTitle" }) };
+  return {
+    order,
+    dueText: seoulText(order.vbank_due_at, context.locale, "long"),
+    locale: context.locale,
+    seo: await pageSeo(request, context, { titleKey: "pay.doneTitle" }),
+  };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
 
 export default function PayComplete() {
-  const { order, locale } = useLoaderData<typeof loader>();
+  const { order, locale, dueText } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
-  const dateTime = new Intl.DateTimeFormat(locale === "ko" ? "ko-KR" : "en-US", {
-    dateStyle: "long",
-    timeStyle: "medium",
-    timeZone: "Asia/Seoul",
-  });
   const state = order.status === "waiting" ? "waiting" : order.status === "pending" ? "pending" : "complete";
   return (
     <section className="pay-page">
@@ -75,7 +76,7 @@ export default function PayComplete() {
               {order.vbank_holder ? ` (${order.vbank_holder})` : ""}
             </dd>
             <dt>{t("pay.vbankDue")}</dt>
-            <dd>{order.vbank_due_at ? dateTime.format(new Date(order.vbank_due_at)) : ""}</dd>
+            <dd>{dueText}</dd>
           </>
         ) : null}
       </dl>

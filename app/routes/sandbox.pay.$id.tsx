@@ -3,6 +3,7 @@ import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { useTranslation } from "../i18n/react";
 import { formatMoney } from "../market/money";
+import { seoulText } from "../utils/dates";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
@@ -25,7 +26,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       method: payment.method,
       status: payment.status,
       account: payment.vbank_account ? `${payment.vbank_bank} ${payment.vbank_account}` : null,
-      dueAt: payment.vbank_due_at,
+      dueText: seoulText(payment.vbank_due_at, context.locale, "long"),
     },
     locale: context.locale,
     seo: await pageSeo(request, context, { titleKey: "sandbox.title" }),
@@ -50,11 +51,6 @@ export default function SandboxPay() {
   const navigation = useNavigation();
   const { t } = useTranslation();
   const busy = navigation.state !== "idle";
-  const dateTime = new Intl.DateTimeFormat(locale === "ko" ? "ko-KR" : "en-US", {
-    dateStyle: "long",
-    timeStyle: "medium",
-    timeZone: "Asia/Seoul",
-  });
   return (
     <main id="main" className="plain-page sandbox-page">
       <p className="test-mode-banner" role="note">
@@ -87,9 +83,7 @@ export default function SandboxPay() {
         </Form>
       ) : payment.status === "vbank_issued" ? (
         <>
-          <p className="notice-box">
-            {t("sandbox.issued", { account: payment.account ?? "", due: payment.dueAt ? dateTime.format(new Date(payment.dueAt)) : "" })}
-          </p>
+          <p className="notice-box">{t("sandbox.issued", { account: payment.account ?? "", due: payment.dueText })}</p>
           <Form method="post" className="sandbox-actions">
             <button type="submit" name="action" value="deposit" className="button" disabled={busy}>
               {t("sandbox.deposit")}

@@ -55,8 +55,14 @@ export default function PromoPopup() {
           <li key={`${o.group}-${o.count}`}>
             <span>{t("pay.passTitle", { group: t(`price.group.${o.group}`), count: o.count })}</span>
             <span>
-              <del aria-label={t("promo.regularPrice")}>{formatMoney(withVat(o.price), o.currency, locale)}</del>{" "}
-              <strong aria-label={t("promo.salePrice")}>{formatMoney(withVat(o.sale), o.currency, locale)}</strong>{" "}
+              <del>
+                <span className="visually-hidden">{t("promo.regularPrice")} </span>
+                {formatMoney(withVat(o.price), o.currency, locale)}
+              </del>{" "}
+              <strong>
+                <span className="visually-hidden">{t("promo.salePrice")} </span>
+                {formatMoney(withVat(o.sale), o.currency, locale)}
+              </strong>{" "}
               <span className="badge">−{promotion.percent}%</span>
             </span>
           </li>

@@ -463,8 +463,14 @@ for (const lang of ["en", "ko"] as const) {
     await expect(definition(page, t.status)).toHaveText(t.state.cancelled);
     await expect(submit).toHaveCount(0);
 
-    // Client-side navigation on purpose: a Korean page that renders a time of day fails to hydrate when loaded
-    // whole (Node's ICU formats "PM 4:50", Chromium's "오후 4:50"; see the report), which would fail this test at random.
+    // A whole page load: times of day are spelled on the server only, so the Korean page hydrates without a
+    // mismatch (Node's ICU writes "PM 4:50" where Chromium writes "오후 4:50"); the fixture fails on any console error.
+    await page.goto("/mypage/pay");
+    await hydrated(page);
+    await page.getByRole("link", { name: orderNo, exact: true }).click();
+    await expect(page).toHaveURL(/\/mypage\/pay\/\d+$/);
+    await page.reload();
+    await hydrated(page);
     await page.getByRole("link", { name: t.historyTitle, exact: true }).click();
     await expect(page).toHaveURL((url) => url.pathname === "/mypage/pay");
     const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: orderNo, exact: true }) });

@@ -130,6 +130,23 @@ export async function placeOrder(db: DB, gateways: Gateways, input: PlaceOrderIn
       .execute();
     return placeOrder(db, gateways, input);
   }
+  if (existing?.status === "pending" && existing.method !== input.method && existing.user_id === input.buyer.id) {
+    // The payer abandoned one method and chose another: the unpaid attempt is closed for good, so its payment
+    // window can no longer charge this checkout (a late payment on it is refunded, see settlePayment).
+    await db
+      .updateTable("orders")
+      .set({
+        status: "failed",
+        failure_message: "superseded by another payment method",
+        idempotency_key: `${input.idempotencyKey}:superseded:${existing.id}`,
+        updated_at: now.toISOString(),
+      })
+      .where("id", "=", existing.id)
+      .where("status", "=", "pending")
+      .execute();
+    await releaseCoupon(db, existing.id);
+    return placeOrder(db, gateways, input);
+  }
   if (existing) {
     if (existing.user_id !== input.buyer.id) throw new MarketError("ORDER_NOT_FOUND", 404, "No such order");
     if (existing.status !== "pending" || existing.method !== input.method)
@@ -270,6 +287,11 @@ export async function settlePayment(db: DB, gateway: PaymentGateway, payment: Ga
     ) === 1;
 
   const paidish = payment.status === "paid" || payment.status === "partial_cancelled" || payment.status === "cancelled";
+  // Money on an order that failed (declined, superseded by another attempt, amount mismatch) goes back.
+  if (order.status === "failed" && paidish && payment.amount.paid > payment.amount.cancelled) {
+    await gateway.cancel(payment.gatewayPaymentId, { reason: "The order this payment belongs to was closed" }).catch(() => {});
+    return "failed";
+  }
   if (paidish && payment.amount.paid > 0 && (payment.amount.paid !== order.total || payment.currency !== order.currency)) {
     if (await move({ status: "failed", failure_message: `amount mismatch: paid ${payment.currency} ${payment.amount.paid}` }))
       await releaseCoupon(db, order.id);
