@@ -40,6 +40,8 @@ export default defineConfig({
       SEED_SIZE: "300",
       LOG_REQUESTS: "false",
       SESSION_SECRET: "e2e-secret-e2e-secret",
+      // The virtual-account expiry job every second, so a test can see a deadline pass.
+      VBANK_EXPIRY_INTERVAL_S: "1",
     },
     reuseExistingServer: false,
     timeout: 60_000,

@@ -7,24 +7,41 @@ import { requireViewer } from "../utils/auth.server";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
-const STATUSES = ["available", "expired", "unavailable"] as const;
+const TABS = [
+  ["2", "available"],
+  ["3", "expired"],
+  ["4", "unavailable"],
+  ["1", "all"],
+] as const;
 
 /** /mypage/passes: the member's passes — remaining of total, status, purchase date, valid days, licence. */
+/**
+ * Status filter and sort, with the spec's defaults (section 9: pass status default 2, sort default 1): status
+ * codes 1 all, 2 available, 3 expired, 4 unavailable; sort 1 newest purchase first, 2 soonest expiry first.
+ */
+const query = z.object({
+  status: z.enum(["1", "2", "3", "4"]).catch("2"),
+  sort: z.enum(["1", "2"]).catch("1"),
+});
+const STATUS_OF = { "1": undefined, "2": "available", "3": "expired", "4": "unavailable" } as const;
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
-  const status = z
-    .enum(STATUSES)
-    .optional()
-    .catch(undefined)
-    .parse(new URL(request.url).searchParams.get("status") ?? undefined);
-  const passes = await listPasses(context.db, { userId: viewer.id }, { status });
-  return { passes, status: status ?? null, locale: context.locale, seo: await pageSeo(request, context, { titleKey: "passes.title" }) };
+  const q = query.parse({ status: "2", sort: "1", ...Object.fromEntries(new URL(request.url).searchParams) });
+  const passes = await listPasses(context.db, { userId: viewer.id }, { status: STATUS_OF[q.status], sort: q.sort === "2" ? 2 : 1 });
+  return {
+    passes,
+    status: q.status,
+    sort: q.sort,
+    locale: context.locale,
+    seo: await pageSeo(request, context, { titleKey: "passes.title" }),
+  };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
 
 export default function PassesPage() {
-  const { passes, status, locale } = useLoaderData<typeof loader>();
+  const { passes, status, sort, locale } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   const date = (iso: string) =>
     new Intl.DateTimeFormat(locale === "ko" ? "ko-KR" : "en-US", { dateStyle: "medium", timeZone: "Asia/Seoul" }).format(new Date(iso));
@@ -33,20 +50,22 @@ export default function PassesPage() {
       <h1>{t("passes.title")}</h1>
       <nav aria-label={t("passes.filter")}>
         <ul className="tabs">
-          <li>
-            <Link to="/mypage/passes" aria-current={status === null ? "page" : undefined}>
-              {t("passes.all")}
-            </Link>
-          </li>
-          {STATUSES.map((s) => (
-            <li key={s}>
-              <Link to={`/mypage/passes?status=${s}`} aria-current={status === s ? "page" : undefined}>
-                {t(`passes.state.${s}`)}
+          {TABS.map(([code, key]) => (
+            <li key={code}>
+              <Link to={`/mypage/passes?status=${code}&sort=${sort}`} aria-current={status === code ? "page" : undefined}>
+                {key === "all" ? t("passes.all") : t(`passes.state.${key}`)}
               </Link>
             </li>
           ))}
         </ul>
       </nav>
+      <p className="pass-sort">
+        {(["1", "2"] as const).map((code) => (
+          <Link key={code} to={`/mypage/passes?status=${status}&sort=${code}`} aria-current={sort === code ? "true" : undefined}>
+            {t(`passes.sort.${code}`)}
+          </Link>
+        ))}
+      </p>
       {passes.length === 0 ? (
         <p>
           {t("passes.empty")} <Link to="/price">{t("passes.buy")}</Link>

@@ -1,5 +1,21 @@
+import path from "node:path";
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
+import Database from "better-sqlite3";
 import { expect, expectAccessible, openIn, test } from "./fixtures";
+
+/**
+ * The e2e server's database (playwright.config.ts): tests move an order back in time through it, since the
+ * 7-day window and the deposit deadline cannot be waited out.
+ */
+function travel(sql: string, ...params: unknown[]) {
+  const db = new Database(path.resolve(process.env.E2E_DATA_DIR ?? ".cache/e2e", "market.sqlite"));
+  try {
+    db.pragma("busy_timeout = 5000");
+    return db.prepare(sql).run(...params).changes;
+  } finally {
+    db.close();
+  }
+}
 
 type Lang = "en" | "ko";
 type Method = "card" | "phone" | "kakaopay" | "vbank" | "paypal";
@@ -563,4 +579,46 @@ test("buy a pass from /price/video: pay01 shows the pass, paid, and My passes li
   await page.goto("/mypage/pay");
   const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: orderNo, exact: true }) });
   await expect(row.getByRole("cell", { name: "Complete", exact: true })).toBeVisible();
+});
+
+test("outside the 7-day window an item cannot be cancelled, and the page says why", async ({ page, request }) => {
+  const [item] = (await paidItems(request, "icon")).slice(3);
+  await signInDemo(page, "en", "/cart");
+  const [title] = await addByRequest(page, [item]);
+  const orderNo = await buyByCard(page, "en", [title]);
+  await openDetail(page, "en", orderNo);
+  await expect(page.getByRole("checkbox", { name: `Select ${title}`, exact: true })).toBeVisible();
+  const eightDaysAgo = new Date(Date.now() - 8 * 86_400_000).toISOString();
+  expect(travel("UPDATE orders SET ptime = ? WHERE order_no = ?", eightDaysAgo, orderNo)).toBe(1);
+  await page.reload();
+  await expect(page.getByRole("checkbox", { name: `Select ${title}`, exact: true })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Cancel selected items" })).toHaveCount(0);
+  await expect(page.getByText("Cancellation is possible only within 7 days of payment.").first()).toBeVisible();
+  await expectAccessible(page);
+});
+
+test("an unpaid virtual account past its deadline is cancelled and leaves the history", async ({ page, request }) => {
+  const [item] = (await paidItems(request, "icon")).slice(4);
+  await signInDemo(page, "en", "/cart");
+  const [title] = await addByRequest(page, [item]);
+  await buySelected(page, "en", [title]);
+  await page.getByRole("link", { name: "Next", exact: true }).click();
+  await choosePay02(page, "en");
+  const sandboxUrl = await payWith(page, "en", "vbank");
+  await page.getByRole("button", { name: "Issue virtual account", exact: true }).click();
+  await expect(page).toHaveURL((url) => url.pathname === "/payComp");
+  const orderNo = ((await definition(page, "Payment number").textContent()) ?? "").trim();
+  await page.goto("/mypage/pay");
+  await expect(page.getByRole("link", { name: orderNo, exact: true })).toBeVisible();
+
+  // The deadline (23:59:59 KST the next day) passes; the server's expiry job runs every second in e2e.
+  expect(travel("UPDATE orders SET vbank_due_at = ? WHERE order_no = ?", new Date(Date.now() - 1000).toISOString(), orderNo)).toBe(1);
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByRole("link", { name: orderNo, exact: true })).toHaveCount(0, { timeout: 500 });
+  }).toPass({ timeout: 15_000 });
+  // The account is closed at the gateway: the sandbox no longer takes a deposit.
+  await page.goto(sandboxUrl);
+  await expect(page.getByRole("button", { name: "Make the deposit" })).toHaveCount(0);
+  await expect(page.getByText("This payment was cancelled.")).toBeVisible();
 });

@@ -280,8 +280,12 @@ describe(`checkout and payments through the sandbox gateway on ${ENGINE}`, () =>
     expect(passes).toHaveLength(1);
     expect(passes[0]).toMatchObject({ remaining: 5, total: 5, status: "available", license_id: s.licenseId });
     expect(await reconcileOpenOrders(db, call.payments)).toMatchObject({ changed: 0 });
+    // Default view (status 2: available, sort 1: newest first) shows it; expired (3) does not.
     const list = await (await go(s.jar, "/mypage/passes")).text();
     expect(list).toContain("5 / 5");
+    expect(list).toMatch(/aria-current="page"[^>]*>Available</);
+    expect(await (await go(s.jar, "/mypage/passes?status=3")).text()).not.toContain("5 / 5");
+    expect(await (await go(s.jar, "/mypage/passes?status=1&sort=2")).text()).toContain("5 / 5");
   });
 
   it("a virtual account waits for the deposit; paid in time it completes, unpaid past 23:59:59 KST the next day it is cancelled and removed", async () => {

@@ -259,8 +259,16 @@ export interface PassRow {
   license: string | null;
 }
 
-/** The member's passes; status follows the expiry date. Default: available first, newest purchase first. */
-export async function listPasses(db: DB, owner: OrderOwner, filter: { status?: string } = {}, now = new Date()): Promise<PassRow[]> {
+/**
+ * The member's passes; status follows the expiry date and the remaining count. Sort 1 (the spec's default):
+ * newest purchase first; sort 2: the soonest expiry first.
+ */
+export async function listPasses(
+  db: DB,
+  owner: OrderOwner,
+  filter: { status?: string; sort?: 1 | 2 } = {},
+  now = new Date(),
+): Promise<PassRow[]> {
   const rows = await ownedBy(db.selectFrom("passes"), owner, "passes")
     .innerJoin("pass_prices", "pass_prices.id", "passes.pass_price_id")
     .leftJoin("licenses", "licenses.id", "passes.license_id")
@@ -295,7 +303,6 @@ export async function listPasses(db: DB, owner: OrderOwner, filter: { status?: s
       license: r.alias ?? r.serial ?? null,
     };
   });
-  const rank = { available: 0, expired: 1, unavailable: 2 };
-  list.sort((a, b) => rank[a.status] - rank[b.status]);
+  if (filter.sort === 2) list.sort((a, b) => a.expiresAt.localeCompare(b.expiresAt) || a.id - b.id);
   return filter.status ? list.filter((p) => p.status === filter.status) : list;
 }
