@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { cartRoutes } from "./cart.server";
 import { catalogRoutes } from "./catalog.server";
+import { downloadRoutes } from "./downloads.server";
 import { ok } from "./envelope.server";
 import { orderRoutes } from "./orders.server";
 import type { ApiRoute } from "./router.server";
@@ -22,4 +23,5 @@ export const routes: ApiRoute[] = [
   ...cartRoutes,
   ...userRoutes,
   ...orderRoutes,
+  ...downloadRoutes,
 ];

@@ -273,7 +273,21 @@ export interface DownloadsTable {
   user_id: number | null;
   order_item_id: number | null;
   pass_id: number | null;
-  kind: string; // purchase | pass | free
+  kind: string; // purchase | pass | free | benefit
+  created_at: string;
+  expires_at: string | null; // until when this licence may download the content again without cost
+  request_id: string | null;
+}
+
+export interface DownloadTokensTable {
+  id: string;
+  kind: string; // file | bridge
+  license_id: number;
+  user_id: number | null;
+  content_id: number | null;
+  payload: string;
+  expires_at: string;
+  redeemed_at: string | null;
   created_at: string;
 }
 
@@ -421,6 +435,7 @@ export interface Database {
   sandbox_payments: SandboxPaymentsTable;
   sandbox_webhooks: SandboxWebhooksTable;
   coupon_redemptions: CouponRedemptionsTable;
+  download_tokens: DownloadTokensTable;
   passes: PassesTable;
   downloads: DownloadsTable;
   purchase_requests: PurchaseRequestsTable;

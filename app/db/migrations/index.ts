@@ -5,6 +5,7 @@ import * as m0003 from "./0003_withdrawals";
 import * as m0004 from "./0004_payments";
 import * as m0005 from "./0005_sandbox_webhooks";
 import * as m0006 from "./0006_coupons";
+import * as m0007 from "./0007_downloads";
 
 /** Every migration, in order. Imported statically so the server bundle carries them. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   "0004_payments": m0004,
   "0005_sandbox_webhooks": m0005,
   "0006_coupons": m0006,
+  "0007_downloads": m0007,
 };

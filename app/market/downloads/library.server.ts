@@ -1,0 +1,134 @@
+/** What a licence can download, for /mypage/download, the embedded download pages and users/downloads. */
+import type { DB } from "../../db/db.server";
+import type { Locale } from "../../i18n/config";
+import { passGroupOf } from "../pass-groups";
+import { holdings } from "./downloads.server";
+
+export interface LibraryItem {
+  contentId: number;
+  code: string;
+  type: string;
+  title: string;
+  thumb: string | null;
+  /** purchase | pass */
+  source: string;
+  until: string;
+  expired: boolean;
+  discontinued: boolean;
+  downloads: number;
+}
+
+export interface LibraryPass {
+  id: number;
+  group: string;
+  remaining: number;
+  total: number;
+  expiresAt: string;
+}
+
+export interface Library {
+  items: LibraryItem[];
+  passes: LibraryPass[];
+  /** Free and benefit items this licence downloaded before. */
+  extras: LibraryItem[];
+}
+
+export async function downloadLibrary(db: DB, licenseId: number, locale: Locale, now = new Date()): Promise<Library> {
+  const at = now.toISOString();
+  const { held, expired } = await holdings(db, licenseId, now);
+  // Expired purchases keep their end date for the list.
+  const ends = await db
+    .selectFrom("order_items")
+    .innerJoin("orders", "orders.id", "order_items.order_id")
+    .select(["order_items.content_id", "order_items.expires_at"])
+    .where("orders.license_id", "=", licenseId)
+    .where("orders.status", "in", ["complete", "partially_cancelled"])
+    .where("order_items.status", "=", "active")
+    .where("order_items.content_id", "is not", null)
+    .execute();
+  const ids = [...held.keys(), ...expired];
+  const counts = ids.length
+    ? await db
+        .selectFrom("downloads")
+        .select(["content_id", (eb) => eb.fn.countAll<number>().as("n")])
+        .where("license_id", "=", licenseId)
+        .where("content_id", "in", ids)
+        .groupBy("content_id")
+        .execute()
+    : [];
+  const extrasRows = await db
+    .selectFrom("downloads")
+    .innerJoin("contents", "contents.id", "downloads.content_id")
+    .select(["contents.id", (eb) => eb.fn.countAll<number>().as("n"), (eb) => eb.fn.max("downloads.created_at").as("last")])
+    .where("downloads.license_id", "=", licenseId)
+    .where("contents.price_type", "in", ["free", "benefit"])
+    .groupBy("contents.id")
+    .execute();
+  const allIds = [...new Set([...ids, ...extrasRows.map((r) => r.id)])];
+  const contents = allIds.length
+    ? await db
+        .selectFrom("contents")
+        .select(["id", "code", "contents_type", "title_ko", "title_en", "poster_path", "status"])
+        .where("id", "in", allIds)
+        .execute()
+    : [];
+  const byId = new Map(contents.map((c) => [c.id, c]));
+  const count = new Map(counts.map((c) => [c.content_id, Number(c.n)]));
+  const item = (id: number, source: string, until: string, isExpired: boolean, downloads: number): LibraryItem | null => {
+    const c = byId.get(id);
+    if (!c) return null;
+    return {
+      contentId: id,
+      code: c.code,
+      type: c.contents_type,
+      title: locale === "ko" ? c.title_ko : c.title_en,
+      thumb: c.poster_path,
+      source,
+      until,
+      expired: isExpired,
+      discontinued: c.status !== "active",
+      downloads,
+    };
+  };
+  const items: LibraryItem[] = [];
+  for (const [id, h] of held) {
+    const i = item(id, h.passId ? "pass" : "purchase", h.until, false, count.get(id) ?? 0);
+    if (i) items.push(i);
+  }
+  for (const id of expired) {
+    const until = ends.filter((e) => e.content_id === id).reduce((m, e) => (e.expires_at && e.expires_at > m ? e.expires_at : m), "");
+    const i = item(id, "purchase", until, true, count.get(id) ?? 0);
+    if (i) items.push(i);
+  }
+  items.sort((a, b) => Number(a.expired) - Number(b.expired) || b.until.localeCompare(a.until) || a.contentId - b.contentId);
+  const passes = await db
+    .selectFrom("passes")
+    .innerJoin("pass_prices", "pass_prices.id", "passes.pass_price_id")
+    .select([
+      "passes.id",
+      "passes.remaining",
+      "passes.total",
+      "passes.expires_at",
+      "pass_prices.contents_flag",
+      "pass_prices.contents_type_sub",
+    ])
+    .where("passes.license_id", "=", licenseId)
+    .where("passes.status", "=", "available")
+    .where("passes.expires_at", ">", at)
+    .orderBy("passes.expires_at")
+    .execute();
+  return {
+    items,
+    passes: passes.map((p) => ({
+      id: p.id,
+      group: passGroupOf(p.contents_flag, p.contents_type_sub),
+      remaining: p.remaining,
+      total: p.total,
+      expiresAt: p.expires_at,
+    })),
+    extras: extrasRows.flatMap((r) => {
+      const i = item(r.id, "free", String(r.last ?? ""), false, Number(r.n));
+      return i ? [i] : [];
+    }),
+  };
+}

@@ -1,0 +1,54 @@
+import type { createTestApp } from "./app";
+
+type Call = Awaited<ReturnType<typeof createTestApp>>;
+type Envelope = { result: { code: number; message: string }; data: any };
+
+/**
+ * A small simulator of the video editor: it speaks to the store with the licence headers it would send
+ * (`license_id`, `hw_info`, `language`), asks what its licence holds, downloads, redeems a hand-over token from
+ * the website's bridge page, and fetches the files behind the signed links — so the whole editor path is tested
+ * without the editor.
+ */
+export class EditorSimulator {
+  constructor(
+    private readonly call: Call,
+    readonly serial: string,
+    readonly hwInfo: string,
+    private readonly extra: Record<string, string> = {},
+  ) {}
+
+  private headers(more: Record<string, string> = {}) {
+    return { license_id: this.serial, hw_info: this.hwInfo, language: "en", "content-type": "application/json", ...this.extra, ...more };
+  }
+
+  async api(path: string, body?: unknown, more: Record<string, string> = {}): Promise<{ status: number; json: Envelope }> {
+    const res = await this.call(`/api/v1/${path}`, {
+      method: body === undefined ? "GET" : "POST",
+      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: this.headers(more),
+    });
+    return { status: res.status, json: (await res.json()) as Envelope };
+  }
+
+  identify() {
+    return this.api("products/identify/hwinfo");
+  }
+  library() {
+    return this.api("users/downloads");
+  }
+  download(codes: string[], mode: "owned" | "free" | "pass" = "owned", passId?: number, more: Record<string, string> = {}) {
+    const path = mode === "owned" ? "contents/downloads" : `contents/downloads/${mode}`;
+    return this.api(path, { contents_list: codes.map((item_code) => ({ item_code })), ...(passId ? { pass_id: passId } : {}) }, more);
+  }
+  redeem(token: string) {
+    return this.api("contents/downloads/redeem", { token });
+  }
+  overlap(codes: string[]) {
+    return this.api("users/contents/overlap", { contents_list: codes.map((item_code) => ({ item_code })) });
+  }
+  /** Fetches a signed link as the editor's downloader does (optionally a byte range, to resume). */
+  async fetchFile(url: string, range?: string) {
+    const res = await this.call(url, { headers: range ? { range } : {} });
+    return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
+  }
+}
