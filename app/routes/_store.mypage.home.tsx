@@ -24,7 +24,7 @@ export default function MyPageHome() {
   const tiles = [
     ["passes", summary.activePasses, "/mypage/passes"],
     ["orders", summary.orders, "/mypage/pay"],
-    ["downloads", summary.downloads, null],
+    ["downloads", summary.downloads, "/mypage/download"],
     ["favorites", summary.favorites, "/mypage/interest"],
     ["cart", summary.cart, "/cart"],
   ] as const;

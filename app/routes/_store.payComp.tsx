@@ -19,6 +19,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     .selectFrom("orders")
     .select([
       "id",
+      "license_id",
       "order_no",
       "status",
       "total",
@@ -82,7 +83,12 @@ export default function PayComplete() {
       </dl>
       {state === "pending" ? <p className="muted">{t("pay.echeckNote")}</p> : null}
       <p className="pay-actions">
-        <Link to={`/mypage/pay/${order.id}`} className="button">
+        {state === "complete" ? (
+          <Link to={`/mypage/download?license=${order.license_id ?? ""}`} className="button">
+            {t("pay.downloadNow")}
+          </Link>
+        ) : null}
+        <Link to={`/mypage/pay/${order.id}`} className={state === "complete" ? "button button-ghost" : "button"}>
           {t("pay.viewPayment")}
         </Link>
         <Link to="/" className="button button-ghost">

@@ -218,4 +218,52 @@ describe(`downloads into the editor on ${ENGINE}`, () => {
     expect((await editor.fetchFile(redeemed.json.data.granted[0].url)).status).toBe(200);
     expect((await editor.redeem(token)).status).toBe(410);
   });
+
+  it("the website: /mypage/download lists per licence, hands the chosen items to the editor through the bridge page", async () => {
+    const items = take(2);
+    const { s, order, editor } = await buyer(items.map((i) => ({ kind: "content" as const, id: i.id })));
+    const WIN = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/130.0";
+    const MAC = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) Safari/605.1";
+    const page = (path: string, ua: string, form?: Record<string, string | string[]>) => {
+      const body = new URLSearchParams();
+      for (const [k, v] of Object.entries(form ?? {})) for (const x of Array.isArray(v) ? v : [v]) body.append(k, x);
+      return call(path, {
+        method: form ? "POST" : "GET",
+        body: form ? body : undefined,
+        headers: {
+          cookie: s.jar.header,
+          "user-agent": ua,
+          "accept-language": "en",
+          ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}),
+        },
+      });
+    };
+    const list = await (await page("/mypage/download", WIN)).text();
+    expect(list).toContain(s.serial);
+    for (const i of items) expect(list).toContain(`value="${i.id}"`);
+    const mac = await page("/mypage/download", MAC, { license: String(s.licenseId), item: String(items[0].id) });
+    expect(mac.status).toBe(403);
+    expect(await mac.text()).toContain("Download not possible on this operating system; use Windows");
+    const nothing = await page("/mypage/download", WIN, { license: String(s.licenseId) });
+    expect(await nothing.text()).toContain("There is no item available for download.");
+
+    // One item expired: the rest goes, and the bridge page says so.
+    await db
+      .updateTable("order_items")
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where("order_id", "=", order.id)
+      .where("content_id", "=", items[1].id)
+      .execute();
+    const sent = await page("/mypage/download", WIN, { license: String(s.licenseId), item: items.map((i) => String(i.id)) });
+    expect(sent.status).toBe(302);
+    const bridgeUrl = sent.headers.get("location") as string;
+    expect(bridgeUrl).toMatch(/^\/mypage\/download-bridge\?token=[\w-]+&excluded=1$/);
+    const bridge = await (await call(bridgeUrl, { headers: { "accept-language": "en" } })).text();
+    expect(bridge).toContain("The download will now begin excluding products that have expired.");
+    const token = new URL(bridgeUrl, "http://x").searchParams.get("token") as string;
+    expect(bridge).toContain(`videoasset-editor://download?token=${token}`);
+    const redeemed = await editor.redeem(token);
+    expect(redeemed.json.data.granted.map((g: { contentId: number }) => g.contentId)).toEqual([items[0].id]);
+    expect((await editor.fetchFile(redeemed.json.data.granted[0].url)).status).toBe(200);
+  });
 });

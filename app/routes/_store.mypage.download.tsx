@@ -1,0 +1,187 @@
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useId } from "react";
+import { z } from "zod";
+import { useTranslation } from "../i18n/react";
+import { checkInstallation, createBridge } from "../market/downloads/downloads.server";
+import { downloadLibrary } from "../market/downloads/library.server";
+import { isWindows } from "../market/downloads/rules";
+import { MarketError } from "../market/errors";
+import { requireViewer } from "../utils/auth.server";
+import { seoulText } from "../utils/dates";
+import { pageSeo } from "../utils/page.server";
+import { seoMeta } from "../utils/seo";
+
+/** The member's licences that can receive downloads, in their order. */
+async function memberLicences(context: LoaderFunctionArgs["context"], userId: number) {
+  return context.db
+    .selectFrom("licenses")
+    .select(["id", "serial", "alias", "status", "valid_until", "product_version", "user_id"])
+    .where("user_id", "=", userId)
+    .orderBy("sort_order")
+    .orderBy("id")
+    .execute();
+}
+
+/** /mypage/download: per licence, what can go to the editor — purchases, pass downloads, free and benefit items. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const viewer = await requireViewer(request, context);
+  const licences = await memberLicences(context, viewer.id);
+  const wanted = Number(new URL(request.url).searchParams.get("license"));
+  const licence = licences.find((l) => l.id === wanted) ?? licences[0] ?? null;
+  const library = licence ? await downloadLibrary(context.db, licence.id, context.locale) : null;
+  const text = (iso: string) => seoulText(iso, context.locale, "date");
+  return {
+    licences: licences.map((l) => ({ id: l.id, name: l.alias ? `${l.alias} · ${l.serial}` : l.serial })),
+    licenceId: licence?.id ?? null,
+    items: library?.items.map((i) => ({ ...i, untilText: text(i.until) })) ?? [],
+    passes: library?.passes.map((p) => ({ ...p, untilText: text(p.expiresAt) })) ?? [],
+    extras: library?.extras ?? [],
+    windows: isWindows(request.headers.get("user-agent")),
+    seo: await pageSeo(request, context, { titleKey: "download.title" }),
+  };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
+
+const ids = z.preprocess((v) => (Array.isArray(v) ? v : v === undefined ? [] : [v]), z.array(z.coerce.number().int().positive()).max(100));
+
+/** Checks the installation, then hands the chosen items to the editor through the bridge page. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const viewer = await requireViewer(request, context);
+  const form = await request.formData();
+  const licenseId = z.coerce.number().int().positive().safeParse(form.get("license"));
+  const chosen = ids.safeParse(form.getAll("item"));
+  const licences = await memberLicences(context, viewer.id);
+  const licence = licenseId.success ? licences.find((l) => l.id === licenseId.data) : undefined;
+  if (!licence) return data({ error: "download.noLicence" }, { status: 400 });
+  try {
+    checkInstallation(
+      {
+        id: licence.id,
+        userId: licence.user_id,
+        status: licence.status,
+        validUntil: licence.valid_until,
+        productVersion: licence.product_version,
+      },
+      isWindows(request.headers.get("user-agent")),
+    );
+  } catch (error) {
+    if (error instanceof MarketError) return data({ error: `download.error.${error.code}` }, { status: error.status });
+    throw error;
+  }
+  const library = await downloadLibrary(context.db, licence.id, context.locale);
+  const selected = chosen.success ? chosen.data : [];
+  const usable = library.items.filter((i) => selected.includes(i.contentId) && !i.expired && !i.discontinued).map((i) => i.contentId);
+  const extras = library.extras.filter((i) => selected.includes(i.contentId) && !i.discontinued).map((i) => i.contentId);
+  if (usable.length + extras.length === 0) return data({ error: "download.nothing" }, { status: 409 });
+  const token = await createBridge(context.db, {
+    licenseId: licence.id,
+    userId: viewer.id,
+    contentIds: [...usable, ...extras],
+    mode: "owned",
+  });
+  const excluded = selected.length > usable.length + extras.length;
+  return redirect(`/mypage/download-bridge?token=${token}${excluded ? "&excluded=1" : ""}`);
+}
+
+export default function DownloadsPage() {
+  const { licences, licenceId, items, passes, extras, windows } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const { t } = useTranslation();
+  const id = useId();
+  return (
+    <section className="account-page wide">
+      <h1>{t("download.title")}</h1>
+      {!windows ? (
+        <p className="notice-box" role="note">
+          {t("download.error.DOWNLOAD_OS")}
+        </p>
+      ) : null}
+      {licences.length === 0 ? (
+        <p>
+          {t("download.noLicence")} <Link to="/mypage/licenses">{t("mypage.licenses")}</Link>
+        </p>
+      ) : (
+        <>
+          <nav aria-label={t("download.licences")}>
+            <ul className="tabs">
+              {licences.map((l) => (
+                <li key={l.id}>
+                  <Link to={`/mypage/download?license=${l.id}`} aria-current={l.id === licenceId ? "page" : undefined}>
+                    {l.name}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          {passes.length ? (
+            <ul className="chips" aria-label={t("download.passes")}>
+              {passes.map((p) => (
+                <li key={p.id}>
+                  {t("download.passLeft", {
+                    group: t(`price.group.${p.group}`),
+                    remaining: p.remaining,
+                    total: p.total,
+                    date: p.untilText,
+                  })}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          <Form method="post" aria-describedby={`${id}-error`}>
+            <input type="hidden" name="license" value={licenceId ?? ""} />
+            {items.length + extras.length === 0 ? (
+              <p>{t("download.nothing")}</p>
+            ) : (
+              <table className="data-table">
+                <caption className="visually-hidden">{t("download.title")}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">{t("orders.select")}</th>
+                    <th scope="col">{t("orders.contents")}</th>
+                    <th scope="col">{t("download.source")}</th>
+                    <th scope="col">{t("orders.usableUntil")}</th>
+                    <th scope="col">{t("download.count")}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {[...items, ...extras.map((e) => ({ ...e, untilText: "—" }))].map((i) => (
+                    <tr key={`${i.source}-${i.contentId}`}>
+                      <td>
+                        <input
+                          type="checkbox"
+                          name="item"
+                          value={i.contentId}
+                          disabled={i.expired || i.discontinued}
+                          aria-label={t("orders.selectLine", { title: i.title })}
+                        />
+                      </td>
+                      <td>
+                        {i.title}
+                        <br />
+                        <small className="muted">{t(`item.types.${i.type}`)}</small>
+                      </td>
+                      <td>{t(`download.sourceKind.${i.source}`)}</td>
+                      <td>{i.discontinued ? t("item.discontinued") : i.expired ? t("download.expired") : i.untilText}</td>
+                      <td>{i.downloads}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+            <p id={`${id}-error`} className="field-error" role="alert">
+              {result?.error ? t(result.error) : ""}
+            </p>
+            <p className="pay-actions">
+              <button type="submit" className="button" disabled={navigation.state !== "idle" || items.length + extras.length === 0}>
+                {t("download.submit")}
+              </button>
+            </p>
+          </Form>
+        </>
+      )}
+    </section>
+  );
+}
