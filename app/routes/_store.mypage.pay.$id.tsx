@@ -173,6 +173,12 @@ export default function PaymentDetail() {
                     : l.title}
                   <br />
                   <small className="muted">{l.itemType === "pass" ? t("pay.pass") : t(`item.types.${l.itemType}`)}</small>
+                  {l.itemType !== "pass" && l.status === "active" && order.status !== "waiting" ? (
+                    <>
+                      {" · "}
+                      <Link to={`/mypage/certificate/${l.id}`}>{t("certificate.link")}</Link>
+                    </>
+                  ) : null}
                 </td>
                 <td>{money(l.total)}</td>
                 <td>

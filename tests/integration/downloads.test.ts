@@ -266,4 +266,27 @@ describe(`downloads into the editor on ${ENGINE}`, () => {
     expect(redeemed.json.data.granted.map((g: { contentId: number }) => g.contentId)).toEqual([items[0].id]);
     expect((await editor.fetchFile(redeemed.json.data.granted[0].url)).status).toBe(200);
   });
+
+  it("a licence certificate per purchased item: a printable page and a PDF, for the buyer only", async () => {
+    const items = take(1);
+    const { s, order } = await buyer(items.map((i) => ({ kind: "content" as const, id: i.id })));
+    const [line] = await db.selectFrom("order_items").select("id").where("order_id", "=", order.id).execute();
+    const get = (path: string, cookie: string) => call(path, { headers: { cookie, "accept-language": "en" } });
+    const detail = await (await get(`/mypage/pay/${order.id}`, s.jar.header)).text();
+    expect(detail).toContain(`href="/mypage/certificate/${line.id}"`);
+    const page = await (await get(`/mypage/certificate/${line.id}`, s.jar.header)).text();
+    expect(page).toContain("Licence certificate");
+    expect(page).toContain(s.serial);
+    expect(page).toContain(items[0].code);
+    expect(page).toContain(order.order_no);
+    const pdf = await get(`/mypage/certificate-pdf/${line.id}`, s.jar.header);
+    expect(pdf.headers.get("content-type")).toBe("application/pdf");
+    const bytes = Buffer.from(await pdf.arrayBuffer());
+    expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
+    expect(bytes.length).toBeGreaterThan(2000);
+    const stranger = await newShopper(db);
+    const strangerPage = await get(`/mypage/certificate/${line.id}`, stranger.jar.header);
+    expect(strangerPage.status).toBe(404);
+    expect((await get(`/mypage/certificate-pdf/${line.id}`, stranger.jar.header)).status).toBe(404);
+  });
 });

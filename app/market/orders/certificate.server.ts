@@ -1,0 +1,57 @@
+import type { DB } from "../../db/db.server";
+import type { Locale } from "../../i18n/config";
+
+export interface Certificate {
+  number: string;
+  orderNo: string;
+  item: { code: string; title: string; type: string };
+  licence: { serial: string; alias: string | null } | null;
+  buyer: { nickname: string; email: string; youtubeChannelId: string | null };
+  paidAt: string;
+  usableUntil: string | null;
+  status: string;
+}
+
+/**
+ * The licence certificate of one purchased item: what a member shows when a platform's copyright system (YouTube
+ * Content ID) claims their video. It ties the item to the editor licence it was bought for.
+ */
+export async function certificateOf(db: DB, userId: number, lineId: number, locale: Locale): Promise<Certificate | null> {
+  const row = await db
+    .selectFrom("order_items")
+    .innerJoin("orders", "orders.id", "order_items.order_id")
+    .innerJoin("contents", "contents.id", "order_items.content_id")
+    .innerJoin("users", "users.id", "orders.user_id")
+    .leftJoin("licenses", "licenses.id", "orders.license_id")
+    .select([
+      "order_items.id",
+      "order_items.status",
+      "order_items.expires_at",
+      "orders.order_no",
+      "orders.ptime",
+      "contents.code",
+      "contents.title_ko",
+      "contents.title_en",
+      "contents.contents_type",
+      "users.nickname",
+      "users.email",
+      "users.youtube_channel_id",
+      "licenses.serial",
+      "licenses.alias",
+    ])
+    .where("order_items.id", "=", lineId)
+    .where("orders.user_id", "=", userId)
+    .where("orders.status", "in", ["complete", "partially_cancelled"])
+    .executeTakeFirst();
+  if (!row?.ptime) return null;
+  return {
+    number: `${row.order_no}-${String(row.id).padStart(6, "0")}`,
+    orderNo: row.order_no,
+    item: { code: row.code, title: locale === "ko" ? row.title_ko : row.title_en, type: row.contents_type },
+    licence: row.serial ? { serial: row.serial, alias: row.alias } : null,
+    buyer: { nickname: row.nickname, email: row.email, youtubeChannelId: row.youtube_channel_id },
+    paidAt: row.ptime,
+    usableUntil: row.expires_at,
+    status: row.status,
+  };
+}
