@@ -16,6 +16,8 @@ export default {
       route("mypage/sw", "embedded/layout.tsx", { id: "embedded" }, () => {
         route("", "embedded/index.tsx", { index: true, id: "embedded-index" });
         route("home", "embedded/home.tsx", { id: "embedded-home" });
+        route("pay", "embedded/pay.tsx", { id: "embedded-pay" });
+        route("pay/:id", "embedded/pay-detail.tsx", { id: "embedded-pay-detail" });
       });
     });
   },

@@ -1,3 +1,4 @@
+import { Link } from "@remix-run/react";
 import type { Locale } from "../i18n/config";
 import { useTranslation } from "../i18n/react";
 import { formatMoney } from "../market/money";
@@ -80,5 +81,29 @@ export function OrderSummary({
         <dd className="price-total">{money(totals.total)}</dd>
       </dl>
     </>
+  );
+}
+
+/**
+ * The page a payment stops on: abandoned at the gateway (/pay-cancel) or refused or failed (/pay-error). The
+ * order stays in the session, so "Try again" returns to step 3.
+ */
+export function PayStopped({ titleKey, messageKey }: { titleKey: string; messageKey: string }) {
+  const { t } = useTranslation();
+  return (
+    <section className="pay-page">
+      <h1>{t(titleKey)}</h1>
+      <p className="notice-box" role="alert">
+        {t(messageKey)}
+      </p>
+      <p className="pay-actions">
+        <Link to="/pay03" className="button">
+          {t("pay.retry")}
+        </Link>
+        <Link to="/cart" className="button button-ghost">
+          {t("pay.backToCart")}
+        </Link>
+      </p>
+    </section>
   );
 }

@@ -16,6 +16,11 @@ export function createDb(url: string, options: { poolSize?: number } = {}): DB {
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
     // Short web queries: parallel plans cost more than they save, and re-run hashed subplans per worker.
     const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, options: "-c max_parallel_workers_per_gather=0" });
+    // An idle connection the server closes (restart, failover, a dropped test database) is discarded by the pool;
+    // without a listener its error would crash the process.
+    pool.on("error", (error) =>
+      console.warn(JSON.stringify({ level: "warn", msg: "idle database connection lost", error: String(error) })),
+    );
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const file = url.replace(/^file:/, "");

@@ -34,6 +34,11 @@ export default function EmbeddedLayout() {
                 <li>
                   <NavLink to="/mypage/sw/home">{t("embedded.home")}</NavLink>
                 </li>
+                <li>
+                  <NavLink to="/mypage/sw/pay">{t("embedded.pay")}</NavLink>
+                </li>
+                {/* Next tabs, in the spec's order, once their routes exist: /mypage/sw/download (embedded.download)
+                    and /mypage/sw/benefit (embedded.benefit). */}
               </ul>
             </nav>
             <Outlet />

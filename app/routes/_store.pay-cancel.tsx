@@ -1,6 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "../i18n/react";
+import { PayStopped } from "../components/pay";
 import { pageSeo } from "../utils/page.server";
 import { requirePay } from "../utils/pay-session.server";
 import { seoMeta } from "../utils/seo";
@@ -14,22 +13,5 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
 
 export default function PayCancel() {
-  useLoaderData<typeof loader>();
-  const { t } = useTranslation();
-  return (
-    <section className="pay-page">
-      <h1>{t("pay.cancel.title")}</h1>
-      <p className="notice-box" role="alert">
-        {t("pay.cancel.message")}
-      </p>
-      <p className="pay-actions">
-        <Link to="/pay03" className="button">
-          {t("pay.retry")}
-        </Link>
-        <Link to="/cart" className="button button-ghost">
-          {t("pay.backToCart")}
-        </Link>
-      </p>
-    </section>
-  );
+  return <PayStopped titleKey="pay.cancel.title" messageKey="pay.cancel.message" />;
 }
