@@ -1,6 +1,5 @@
 import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
 import { CartButtons } from "../components/cart-buttons";
 import { CardGrid, formatDuration } from "../components/content-card";
 import { AudioPlayer } from "../components/previews/audio-player";
@@ -8,28 +7,19 @@ import { FontPreview } from "../components/previews/font-preview";
 import { VideoPreview } from "../components/previews/video-preview";
 import { PriceBox } from "../components/price-box";
 import { useTranslation } from "../i18n/react";
-import { CART_OUTCOMES } from "../market/cart-outcomes";
 import { contentDetail, isContentType, relatedContents } from "../market/catalog/detail.server";
 import { FONT_SAMPLE } from "../market/catalog/fonts.server";
+import { cartOutcomeParam, detailQuery } from "../market/catalog/queries.server";
 import { withVat } from "../market/money";
-import { FONT_PREVIEW_MAX } from "../market/rules";
 import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 import { readShopper } from "../utils/shopper.server";
 
-const query = z.object({
-  code: z.string().regex(/^[A-Z]{2}\d{7}$/),
-  text: z
-    .string()
-    .optional()
-    .transform((v) => (v === undefined ? undefined : [...v].slice(0, FONT_PREVIEW_MAX).join(""))),
-});
-
 /** Detail pages /contents/{video,icon,audio,font,package}?code=...: preview, price, kind, related items. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  const parsed = query.safeParse(Object.fromEntries(url.searchParams));
+  const parsed = detailQuery.safeParse(Object.fromEntries(url.searchParams));
   if (!isContentType(params.type) || !parsed.success) throw redirect("/404");
   const item = await contentDetail(context.db, { code: parsed.data.code }, context.locale);
   if (!item) throw redirect("/404");
@@ -63,7 +53,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     },
   };
   const fontText = parsed.data.text ?? FONT_SAMPLE[context.locale];
-  const cartOutcome = z.enum(CART_OUTCOMES).nullable().catch(null).parse(url.searchParams.get("cart"));
+  const cartOutcome = cartOutcomeParam.parse(url.searchParams.get("cart"));
   return {
     item,
     related: related?.list ?? [],

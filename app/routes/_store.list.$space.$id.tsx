@@ -1,22 +1,17 @@
 import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
 import { CardGrid } from "../components/content-card";
 import { Pagination } from "../components/pagination";
 import { useTranslation } from "../i18n/react";
 import { isContentType } from "../market/catalog/detail.server";
 import { listTerms } from "../market/catalog/landing.server";
 import { findGroup, listContents } from "../market/catalog/lists.server";
+import { listQuery } from "../market/catalog/queries.server";
 import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
 export const LIST_PAGE_SIZE = 24;
-
-const query = z.object({
-  page: z.coerce.number().int().min(1).max(10_000).catch(1),
-  sort: z.enum(["popular", "recent"]).catch("popular"),
-});
 
 /** /list/{space}/{id}: a paged grid of one category, genre, mood or theme of a space ("all" for the whole space). */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
@@ -28,7 +23,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   // A category or theme lists its own space; genres and moods are audio terms that also describe video.
   const fits = group && (group.kind === "genre" || group.kind === "mood" ? ["audio", "video"].includes(space) : group.space === space);
   if (id !== null && !fits) throw redirect("/404");
-  const { page, sort } = query.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const { page, sort } = listQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
   const result = await listContents(
     context.db,
     {

@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { CART_OUTCOMES } from "../cart-outcomes";
+import { FONT_PREVIEW_MAX } from "../rules";
+
+/*
+ * Query schemas of the catalog pages. They live in a .server module: a route module that imports zod itself ships
+ * zod to the browser (a bare import survives tree-shaking), about 14 KB gzipped on every catalog page.
+ */
+
+/** /contents/{type}?code=...&text=... (the font preview text is cut to 100 characters, whole characters). */
+export const detailQuery = z.object({
+  code: z.string().regex(/^[A-Z]{2}\d{7}$/),
+  text: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined ? undefined : [...v].slice(0, FONT_PREVIEW_MAX).join(""))),
+});
+
+/** /list/{space}/{id}?page=&sort= */
+export const listQuery = z.object({
+  page: z.coerce.number().int().min(1).max(10_000).catch(1),
+  sort: z.enum(["popular", "recent"]).catch("popular"),
+});
+
+/** The cart outcome a no-JavaScript add carries back in the address. */
+export const cartOutcomeParam = z.enum(CART_OUTCOMES).nullable().catch(null);
