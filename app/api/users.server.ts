@@ -4,6 +4,7 @@ import { readAliasSheet } from "../market/alias-sheet.server";
 import { MarketError } from "../market/errors";
 import { LICENSE_TYPES } from "../market/license-rules";
 import { importAliases, listMemberLicenses, reorderLicenses, setLicenseAlias } from "../market/licenses.server";
+import { countOpenRequests } from "../market/requests.server";
 import { getAccount, registerYoutubeChannel, updateProfile, withdrawMember } from "../market/users/account.server";
 import { WITHDRAW_REASONS } from "../market/users/withdraw-reasons";
 import { readJson, requireMember } from "./caller.server";
@@ -20,6 +21,15 @@ const CHANNEL_MESSAGES = {
 
 /** The member's account and licences (spec section 7: users, users/youtube, users/licenses...). */
 export const userRoutes: ApiRoute[] = [
+  {
+    method: "GET",
+    path: "requests/count",
+    handler: async (call) => {
+      const viewer = await requireMember(call);
+      // Purchase requests are sent to business representatives; an individual member has none.
+      return ok({ count: viewer.userType === 2 ? await countOpenRequests(call.context.db, viewer.id) : 0 });
+    },
+  },
   {
     method: "GET",
     path: "users",

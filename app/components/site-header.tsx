@@ -1,13 +1,14 @@
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 import type { Locale } from "../i18n/config";
 import { useTranslation } from "../i18n/react";
+import { clearSessionFlag } from "../utils/session-flag";
 
 export const CATEGORY_NAV = ["video", "icon", "audio", "package", "benefit", "font"] as const;
 
 export interface HeaderProps {
   locale: Locale;
   cartCount: number;
-  viewer: { nickname: string } | null;
+  viewer: { nickname: string; requestCount?: number | null } | null;
 }
 
 /** The storefront header: categories, search box, cart count, sign-in state and the ko/en switch. */
@@ -49,7 +50,12 @@ export function SiteHeader({ locale, cartCount, viewer }: HeaderProps) {
           {viewer ? (
             <>
               <Link to="/mypage/home">{t("header.hello", { name: viewer.nickname })}</Link>
-              <Form method="post" action="/logout">
+              {typeof viewer.requestCount === "number" ? (
+                <span className="header-requests" data-testid="request-count">
+                  {t("header.requests", { count: viewer.requestCount })}
+                </span>
+              ) : null}
+              <Form method="post" action="/logout" onSubmit={clearSessionFlag}>
                 <button type="submit" className="link-button">
                   {t("header.signOut")}
                 </button>

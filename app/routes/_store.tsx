@@ -6,6 +6,8 @@ import { ToTopButton } from "../components/to-top";
 import { useTranslation } from "../i18n/react";
 import type { loader as rootLoader } from "../root";
 import { shopCookies } from "../utils/cookies.server";
+import { clearPay, readPay } from "../utils/pay-session.server";
+import { useSessionFlag } from "../utils/session-flag";
 import { readHeader } from "../utils/shopper.server";
 
 /** The storefront's chrome: every storefront page sits under this pathless layout. */
@@ -13,6 +15,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { viewer, cartCount, staleGt } = await readHeader(request, context);
   const headers = new Headers();
   if (staleGt) headers.append("Set-Cookie", await shopCookies(context.env).gt.serialize("", { maxAge: 0 }));
+  // Order data belongs to a session: a visitor without one has none (spec section 4).
+  if (!viewer && (await readPay(request, context))) headers.append("Set-Cookie", await clearPay(context));
   return data({ viewer, cartCount }, { headers });
 }
 
@@ -26,6 +30,7 @@ export default function StoreLayout() {
   const { viewer, cartCount } = useLoaderData<typeof loader>();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const { t } = useTranslation();
+  useSessionFlag(Boolean(viewer));
   return (
     <>
       {root?.testMode ? (

@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { countCart } from "../market/cart.server";
 import { hasActiveLicense } from "../market/licenses.server";
+import { countOpenRequests } from "../market/requests.server";
 import { findViewer, type Viewer } from "../market/users/session.server";
 import { shopCookies } from "./cookies.server";
 
@@ -31,9 +32,15 @@ export async function readShopper(
 /** The header's data: viewer and cart count, and whether a stale gt cookie must be removed. */
 export async function readHeader(request: Request, context: AppLoadContext) {
   const { viewer, ngt, staleGt } = await readShopper(request, context);
-  const [cartCount, licensed] = await Promise.all([
+  const [cartCount, licensed, requestCount] = await Promise.all([
     countCart(context.db, { userId: viewer?.id ?? null, ngt }),
     viewer ? hasActiveLicense(context.db, viewer.id) : Promise.resolve(true),
+    // A business representative's waiting purchase requests are loaded with the header (spec section 3).
+    viewer?.userType === 2 ? countOpenRequests(context.db, viewer.id) : Promise.resolve(null),
   ]);
-  return { viewer: viewer ? { nickname: viewer.nickname, userType: viewer.userType, noProduct: !licensed } : null, cartCount, staleGt };
+  return {
+    viewer: viewer ? { nickname: viewer.nickname, userType: viewer.userType, noProduct: !licensed, requestCount } : null,
+    cartCount,
+    staleGt,
+  };
 }

@@ -156,6 +156,25 @@ describe(`checkout and payments through the sandbox gateway on ${ENGINE}`, () =>
     expect(home).toContain("This page&#x27;s session has expired");
   });
 
+  it("order data goes with the session: a visitor whose session ended has the checkout cleared", async () => {
+    const s = await newShopper(db);
+    const [line] = await db
+      .insertInto("carts")
+      .values({ user_id: s.userId, ngt: null, content_id: take(1)[0].id, level_flag: 1, created_at: new Date().toISOString() })
+      .returning("id")
+      .execute();
+    await go(s.jar, "/cart", { intent: "buy", cart_id: String(line.id) });
+    expect(s.jar.has("pay")).toBe(true);
+    await db.deleteFrom("sessions").where("user_id", "=", s.userId).execute();
+    const home = await go(s.jar, "/");
+    expect(
+      home.headers
+        .getSetCookie()
+        .some((c) => c.startsWith("pay=;") || /^pay=[^;]*;.*Max-Age=0/i.test(c) || /^pay=[^;]*;.*Expires=Thu, 01 Jan 1970/i.test(c)),
+    ).toBe(true);
+    expect(s.jar.has("pay")).toBe(false);
+  });
+
   it("a declined payment lands on the payment-error page; retrying places a new order that can succeed", async () => {
     const s = await newShopper(db);
     const { hosted, orderNo } = await placeThroughPages(
@@ -453,6 +472,39 @@ describe(`checkout and payments through the sandbox gateway on ${ENGINE}`, () =>
     const used = await go(s.jar, "/pay01", { intent: "apply", code: "WELCOME20" });
     expect(used.status).toBe(409);
     expect(await used.text()).toContain("This coupon has already been used. One coupon per ID.");
+  });
+
+  it("a business representative's waiting purchase requests are counted in the header and by requests/count", async () => {
+    const b = await newShopper(db, { userType: 2 });
+    const now = Date.now();
+    for (const [status, expires] of [
+      ["waiting", now + 86_400_000],
+      ["waiting", now + 86_400_000],
+      ["waiting", now - 1000],
+      ["paid", now + 86_400_000],
+    ] as const)
+      await db
+        .insertInto("purchase_requests")
+        .values({
+          request_no: `REQ-${status}-${expires}-${Math.random()}`,
+          owner_user_id: b.userId,
+          license_id: b.licenseId,
+          request_email: "k@example.com",
+          message: "please",
+          status,
+          currency: "KRW",
+          total: 1100,
+          order_id: null,
+          expires_at: new Date(expires).toISOString(),
+          created_at: new Date(now).toISOString(),
+        })
+        .execute();
+    const home = await (await go(b.jar, "/")).text();
+    expect(home).toMatch(/data-testid="request-count">2 purchase requests</);
+    const api = await call("/api/v1/requests/count", { headers: { authorizationToken: b.token } });
+    expect(((await api.json()) as { data: { count: number } }).data.count).toBe(2);
+    const member = await newShopper(db);
+    expect(await (await go(member.jar, "/")).text()).not.toContain('data-testid="request-count"');
   });
 
   it("business accounts get the refusal for passes; guests are sent to sign in to buy", async () => {
