@@ -18,6 +18,9 @@ export default {
         route("home", "embedded/home.tsx", { id: "embedded-home" });
         route("pay", "embedded/pay.tsx", { id: "embedded-pay" });
         route("pay/:id", "embedded/pay-detail.tsx", { id: "embedded-pay-detail" });
+        route("download", "embedded/download.tsx", { id: "embedded-download" });
+        route("download/start", "embedded/download-start.tsx", { id: "embedded-download-start" });
+        route("benefit", "embedded/benefit.tsx", { id: "embedded-benefit" });
       });
     });
   },

@@ -37,8 +37,13 @@ export default function EmbeddedLayout() {
                 <li>
                   <NavLink to="/mypage/sw/pay">{t("embedded.pay")}</NavLink>
                 </li>
-                {/* Next tabs, in the spec's order, once their routes exist: /mypage/sw/download (embedded.download)
-                    and /mypage/sw/benefit (embedded.benefit). */}
+                <li>
+                  {/* The start page (download/start) keeps the Downloads tab current. */}
+                  <NavLink to="/mypage/sw/download">{t("embedded.download")}</NavLink>
+                </li>
+                <li>
+                  <NavLink to="/mypage/sw/benefit">{t("embedded.benefit")}</NavLink>
+                </li>
               </ul>
             </nav>
             <Outlet />

@@ -16,6 +16,8 @@ const T = {
   en: {
     home: "Home",
     pay: "Payment history",
+    download: "Downloads",
+    benefit: "Benefits",
     detail: "Payment details",
     threeYears: "Available to search for up to 3 years",
     number: "Payment number",
@@ -34,6 +36,8 @@ const T = {
   ko: {
     home: "홈",
     pay: "결제 내역",
+    download: "다운로드",
+    benefit: "혜택",
     detail: "결제 상세",
     threeYears: "최대 3년까지 조회할 수 있습니다",
     number: "결제 번호",
@@ -135,7 +139,7 @@ for (const lang of ["en", "ko"] as const) {
     await expect(page.locator("header.site-header")).toHaveCount(0);
     await expect(page.getByText(t.threeYears, { exact: true })).toBeVisible();
     const tabs = page.getByRole("navigation").filter({ has: page.getByRole("link", { name: t.home, exact: true }) });
-    await expect(tabs.getByRole("link")).toHaveText([t.home, t.pay]);
+    await expect(tabs.getByRole("link")).toHaveText([t.home, t.pay, t.download, t.benefit]);
     await expect(tabs.getByRole("link", { name: t.pay, exact: true })).toHaveAttribute("aria-current", "page");
     const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: orderNo, exact: true }) });
     await expect(row.getByRole("cell", { name: t.complete, exact: true })).toBeVisible();

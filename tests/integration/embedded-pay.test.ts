@@ -199,10 +199,11 @@ describe(`embedded payment history and detail on ${ENGINE}`, () => {
     expect(html).toMatch(link(`/mypage/sw/pay/${orders.a1.id}`, orders.a1.orderNo));
     expect(html).toMatch(link(`/mypage/sw/pay/${orders.a2.id}`, orders.a2.orderNo));
     expect(html.indexOf(orders.a2.orderNo)).toBeLessThan(html.indexOf(orders.a1.orderNo));
-    // The tab bar: Home and Payment history, the current one marked.
+    // The tab bar: Home, Payment history, Downloads and Benefits, the current one marked.
     expect(html).toMatch(/<a [^>]*aria-current="page"[^>]*href="\/mypage\/sw\/pay">Payment history<\/a>/);
     expect(html).toMatch(link("/mypage/sw/home", "Home"));
-    expect(html).not.toMatch(/href="\/mypage\/sw\/(download|benefit)"/);
+    expect(html).toMatch(link("/mypage/sw/download", "Downloads"));
+    expect(html).toMatch(link("/mypage/sw/benefit", "Benefits"));
     expect(html).toContain("<title>Payment history | My page in the editor");
   });
 

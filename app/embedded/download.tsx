@@ -1,0 +1,204 @@
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
+import { Form, isRouteErrorResponse, useActionData, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
+import { useId } from "react";
+import { z } from "zod";
+import { fixedT } from "../i18n/i18n.server";
+import { useTranslation } from "../i18n/react";
+import { checkInstallation, createBridge, type DownloadLicense } from "../market/downloads/downloads.server";
+import { downloadLibrary } from "../market/downloads/library.server";
+import { MarketError } from "../market/errors";
+import type { LicenseIdentity } from "../market/licenses.server";
+import { seoulText } from "../utils/dates";
+import { readEmbeddedLicense } from "./licence.server";
+
+const asDownloadLicense = (l: LicenseIdentity): DownloadLicense => ({
+  id: l.id,
+  userId: l.userId,
+  status: l.status,
+  validUntil: l.validUntil,
+  productVersion: l.productVersion,
+});
+
+/** The installation check's message key, or null. The webview is the Windows editor, so `windows` is true. */
+function installationProblem(licence: LicenseIdentity): string | null {
+  try {
+    checkInstallation(asDownloadLicense(licence), true);
+    return null;
+  } catch (error) {
+    if (error instanceof MarketError) return `download.error.${error.code}`;
+    throw error;
+  }
+}
+
+/**
+ * /mypage/sw/download: what the licence the editor runs can download — purchases and pass downloads with their
+ * end dates (expired and discontinued ones shown, not selectable), free and benefit items it took before, and its
+ * passes left — and a plain form that hands the chosen items to the editor through /mypage/sw/download/start.
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const identity = await readEmbeddedLicense(request, context);
+  if (identity.state !== "ok") throw data(null, { status: identity.state === "invalid" ? 403 : 401 });
+  const locale = context.locale;
+  const licence = identity.license;
+  const library = await downloadLibrary(context.db, licence.id, locale);
+  const text = (iso: string) => seoulText(iso, locale, "date");
+  const t = fixedT(locale);
+  // Dates are spelled on the server only: Node's ICU and the webview's can differ (utils/dates.ts).
+  return {
+    rows: [
+      ...library.items.map((i) => ({
+        contentId: i.contentId,
+        title: i.title,
+        type: i.type,
+        source: i.source,
+        until: text(i.until),
+        expired: i.expired,
+        discontinued: i.discontinued,
+        downloads: i.downloads,
+      })),
+      ...library.extras.map((i) => ({
+        contentId: i.contentId,
+        title: i.title,
+        type: i.type,
+        source: "free",
+        until: "",
+        expired: false,
+        discontinued: i.discontinued,
+        downloads: i.downloads,
+      })),
+    ],
+    passes: library.passes.map((p) => ({ id: p.id, group: p.group, remaining: p.remaining, total: p.total, until: text(p.expiresAt) })),
+    problem: installationProblem(licence),
+    licence: licence.alias ? `${licence.alias} · ${licence.serial}` : licence.serial,
+    title: `${t("download.title")} | ${t("embedded.title")}`,
+  };
+}
+
+// No `headers` export: the layout's (private, no-store; the licence cookie on a first visit) apply as they are.
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const layout = matches.find((m) => m.id === "embedded")?.data as { title?: string } | undefined;
+  return [{ title: data?.title ?? layout?.title }, { name: "robots", content: "noindex" }];
+};
+
+const ids = z.preprocess((v) => (Array.isArray(v) ? v : v === undefined ? [] : [v]), z.array(z.coerce.number().int().positive()).max(100));
+
+/**
+ * Hands the chosen items to the editor. The licence is the webview's own (headers or signed cookie), never a
+ * posted one; only what it holds within its period (or took for free before) goes, the rest is left out and the
+ * start page says so.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const identity = await readEmbeddedLicense(request, context);
+  if (identity.state !== "ok") throw data(null, { status: identity.state === "invalid" ? 403 : 401 });
+  const licence = identity.license;
+  const form = await request.formData();
+  const chosen = ids.safeParse(form.getAll("item"));
+  const problem = installationProblem(licence);
+  if (problem) return data({ error: problem }, { status: 403 });
+  const selected = [...new Set(chosen.success ? chosen.data : [])];
+  const library = await downloadLibrary(context.db, licence.id, context.locale);
+  const usable = library.items.filter((i) => selected.includes(i.contentId) && !i.expired && !i.discontinued).map((i) => i.contentId);
+  const extras = library.extras
+    .filter((i) => selected.includes(i.contentId) && !i.discontinued && !usable.includes(i.contentId))
+    .map((i) => i.contentId);
+  const contentIds = [...usable, ...extras];
+  if (contentIds.length === 0) return redirect("/mypage/sw/download/start?none=1");
+  const token = await createBridge(context.db, { licenseId: licence.id, userId: licence.userId, contentIds, mode: "owned" });
+  const excluded = selected.length > contentIds.length;
+  return redirect(`/mypage/sw/download/start?token=${token}${excluded ? "&excluded=1" : ""}`);
+}
+
+export default function EmbeddedDownloads() {
+  const { rows, passes, problem, licence } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const { t } = useTranslation();
+  const id = useId();
+  const selectable = rows.some((r) => !r.expired && !r.discontinued);
+  const error = result?.error ?? problem;
+  return (
+    <section className="embedded-download" aria-labelledby="sw-download-title">
+      <h1 id="sw-download-title">{t("download.title")}</h1>
+      <p className="muted">{t("embedded.downloadLead", { licence })}</p>
+      <h2 className="embedded-subtitle">{t("download.passes")}</h2>
+      {passes.length ? (
+        <ul className="embedded-passes">
+          {passes.map((p) => (
+            <li key={p.id}>
+              {t("download.passLeft", { group: t(`price.group.${p.group}`), remaining: p.remaining, total: p.total, date: p.until })}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">{t("embedded.noPasses")}</p>
+      )}
+      <Form method="post" aria-describedby={`${id}-error`}>
+        {rows.length === 0 ? (
+          <p>{t("download.nothing")}</p>
+        ) : (
+          <div className="embedded-table">
+            <table className="data-table embedded-items">
+              <caption className="visually-hidden">{t("download.title")}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t("orders.select")}</th>
+                  <th scope="col">{t("orders.contents")}</th>
+                  <th scope="col">{t("download.source")}</th>
+                  <th scope="col">{t("orders.usableUntil")}</th>
+                  <th scope="col">{t("download.count")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((i) => (
+                  <tr key={`${i.source}-${i.contentId}`} className={i.expired || i.discontinued ? "is-unavailable" : undefined}>
+                    <td>
+                      <input
+                        type="checkbox"
+                        name="item"
+                        value={i.contentId}
+                        disabled={i.expired || i.discontinued}
+                        aria-label={t("orders.selectLine", { title: i.title })}
+                      />
+                    </td>
+                    <td>
+                      {i.title}
+                      <br />
+                      <small className="muted">{t(`item.types.${i.type}`)}</small>
+                    </td>
+                    <td>{t(`download.sourceKind.${i.source}`)}</td>
+                    <td>
+                      {i.discontinued ? t("item.discontinued") : i.expired ? `${t("download.expired")} (${i.until})` : i.until || "—"}
+                    </td>
+                    <td>{i.downloads}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <p id={`${id}-error`} className="field-error" role="alert">
+          {error ? t(error) : ""}
+        </p>
+        <p className="pay-actions">
+          <button type="submit" className="button" disabled={navigation.state !== "idle" || !selectable || Boolean(problem)}>
+            {t("download.submit")}
+          </button>
+        </p>
+      </Form>
+    </section>
+  );
+}
+
+/** Inside the layout: without a licence the layout already says why (401/403); anything else is a service error. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const { t } = useTranslation();
+  if (isRouteErrorResponse(error) && (error.status === 401 || error.status === 403)) return null;
+  return (
+    <section className="message-page">
+      <h1>{t("errorService.title")}</h1>
+      <p role="alert">{t("errorService.message")}</p>
+    </section>
+  );
+}
