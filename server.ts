@@ -2,8 +2,11 @@
 // files, the media folder, a health check, one log line per request, and the Remix handler.
 import { randomBytes, randomUUID } from "node:crypto";
 import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import url from "node:url";
-import { createRemixRequest, sendRemixResponse } from "@remix-run/express/dist/server.js";
+import { createRemixRequest } from "@remix-run/express/dist/server.js";
 import { type AppLoadContext, broadcastDevReady, createRequestHandler, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
@@ -122,6 +125,22 @@ const getLoadContext = async (req: express.Request, res: express.Response): Prom
   };
 };
 
+/**
+ * Writes a Remix response with backpressure. (@remix-run/express's sendRemixResponse writes every chunk without
+ * waiting for the socket, so a 50 MB download to a slow client sat whole in memory.)
+ */
+async function sendResponse(res: express.Response, response: Response) {
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [key, value] of response.headers.entries()) res.append(key, value);
+  if (response.headers.get("Content-Type")?.match(/text\/event-stream/i)) res.flushHeaders();
+  if (!response.body) return void res.end();
+  await pipeline(Readable.fromWeb(response.body as unknown as NodeReadableStream), res).catch((error: NodeJS.ErrnoException) => {
+    // The client went away mid-download: nothing to answer.
+    if (error.code !== "ERR_STREAM_PREMATURE_CLOSE") throw error;
+  });
+}
+
 const pageCache = createPageCache();
 let handleRequest = createRequestHandler(build, env.NODE_ENV);
 
@@ -135,7 +154,7 @@ app.all("*", async (req, res, next) => {
     if (dev || !isCacheableRequest(req.method, req.get("cookie"), req.path)) {
       const response = await handleRequest(createRemixRequest(req, res), context);
       response.headers.delete(PAGE_CACHE_HEADER);
-      return await sendRemixResponse(res, response);
+      return await sendResponse(res, response);
     }
     // Anonymous GET: served from the page micro-cache when the route opted in. The render is not tied to
     // this visitor's connection, since other visitors may be waiting for it.

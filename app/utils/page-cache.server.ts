@@ -19,7 +19,8 @@ export const SESSION_COOKIES = ["gt", "gsi", "ngt"];
 /** Only anonymous GETs may be served from the cache: no session, cart or licence cookie. */
 export function isCacheableRequest(method: string, cookieHeader: string | undefined, path: string): boolean {
   if (method !== "GET") return false;
-  if (path.startsWith("/api/") || path.startsWith("/mypage")) return false;
+  // Not the API, member pages, files (streamed, never held in memory), payments or webhooks.
+  if (/^\/(api\/|mypage|files\/|pay|sandbox\/|webhooks\/)/.test(path)) return false;
   if (!cookieHeader) return true;
   return !cookieHeader.split(";").some((part) => SESSION_COOKIES.includes(part.trim().split("=")[0]));
 }

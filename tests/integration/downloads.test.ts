@@ -289,4 +289,33 @@ describe(`downloads into the editor on ${ENGINE}`, () => {
     expect(strangerPage.status).toBe(404);
     expect((await get(`/mypage/certificate-pdf/${line.id}`, stranger.jar.header)).status).toBe(404);
   });
+
+  it("the editor's whole path through its webview: headers once, then the cookie; hand-over; the file", async () => {
+    const items = take(1);
+    const { editor, s } = await buyer(items.map((i) => ({ kind: "content" as const, id: i.id })));
+    const first = await editor.page("/mypage/sw/download");
+    expect(first.status).toBe(200);
+    const cookie = (first.headers.getSetCookie().find((c) => c.startsWith("sw_license=")) ?? "").split(";")[0];
+    expect(cookie).toMatch(/^sw_license=/);
+    expect(await first.text()).toContain(`value="${items[0].id}"`);
+    // The webview posts the form without the headers: the signed cookie carries the licence.
+    const posted = await editor.page("/mypage/sw/download", { cookie, form: { item: String(items[0].id) } });
+    expect(posted.status).toBe(302);
+    const start = await (await editor.page(posted.headers.get("location") as string, { cookie })).text();
+    const token = EditorSimulator.deepLinkToken(start);
+    expect(token).toBeTruthy();
+    const redeemed = await editor.redeem(token as string);
+    const file = await editor.fetchFile(redeemed.json.data.granted[0].url);
+    expect(file.status).toBe(200);
+    expect(file.body.length).toBeGreaterThan(0);
+
+    // Identity: a tampered cookie is no identity; wrong hardware and a released licence are refused.
+    const tampered = cookie.replace(/.$/, (ch) => (ch === "A" ? "B" : "A"));
+    expect((await editor.page("/mypage/sw/download", { cookie: tampered })).status).toBe(401);
+    expect((await new EditorSimulator(call, s.serial, "HW-SOMEONE-ELSE").page("/mypage/sw/download")).status).toBe(403);
+    await db.updateTable("licenses").set({ status: "released" }).where("id", "=", s.licenseId).execute();
+    expect((await editor.page("/mypage/sw/download")).status).toBe(403);
+    expect((await editor.page("/mypage/sw/download", { cookie })).status).toBe(401);
+    await db.updateTable("licenses").set({ status: "registered" }).where("id", "=", s.licenseId).execute();
+  });
 });

@@ -46,6 +46,31 @@ export class EditorSimulator {
   overlap(codes: string[]) {
     return this.api("users/contents/overlap", { contents_list: codes.map((item_code) => ({ item_code })) });
   }
+  /**
+   * Opens an embedded page (/mypage/sw/...) as the editor's webview does: with the licence headers on the first
+   * request; pass `cookie` (and no headers) for the requests the webview makes afterwards.
+   */
+  async page(path: string, options: { form?: Record<string, string | string[]>; cookie?: string; headers?: boolean } = {}) {
+    const body = new URLSearchParams();
+    for (const [k, v] of Object.entries(options.form ?? {})) for (const x of Array.isArray(v) ? v : [v]) body.append(k, x);
+    const withHeaders = options.headers ?? !options.cookie;
+    return this.call(path, {
+      method: options.form ? "POST" : "GET",
+      body: options.form ? body : undefined,
+      headers: {
+        "accept-language": "en",
+        ...(withHeaders ? { license_id: this.serial, hw_info: this.hwInfo } : {}),
+        ...(options.cookie ? { cookie: options.cookie } : {}),
+        ...(options.form ? { "content-type": "application/x-www-form-urlencoded" } : {}),
+      },
+    });
+  }
+
+  /** The one-time token in the deep link a hand-over page opens (videoasset-editor://download?token=...). */
+  static deepLinkToken(html: string): string | null {
+    return /videoasset-editor:\/\/download\?token=([\w-]+)/.exec(html)?.[1] ?? null;
+  }
+
   /** Fetches a signed link as the editor's downloader does (optionally a byte range, to resume). */
   async fetchFile(url: string, range?: string) {
     const res = await this.call(url, { headers: range ? { range } : {} });

@@ -12,6 +12,9 @@ describe("page micro-cache", () => {
   it("serves anonymous GETs only: no session, cart or licence cookies, no API or my page", () => {
     expect(isCacheableRequest("GET", undefined, "/video")).toBe(true);
     expect(isCacheableRequest("GET", "lng=ko", "/video")).toBe(true);
+    for (const path of ["/files/abc", "/pay01", "/pay/return", "/sandbox/pay/x", "/webhooks/payments/sandbox", "/mypage/sw/home"])
+      expect(isCacheableRequest("GET", undefined, path), path).toBe(false);
+    expect(isCacheableRequest("GET", undefined, "/package")).toBe(true);
     expect(isCacheableRequest("GET", "lng=ko; gt=abc", "/video")).toBe(false);
     expect(isCacheableRequest("GET", "ngt=abc", "/video")).toBe(false);
     expect(isCacheableRequest("POST", undefined, "/video")).toBe(false);
