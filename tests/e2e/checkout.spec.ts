@@ -622,3 +622,40 @@ test("an unpaid virtual account past its deadline is cancelled and leaves the hi
   await expect(page.getByRole("button", { name: "Make the deposit" })).toHaveCount(0);
   await expect(page.getByText("This payment was cancelled.")).toBeVisible();
 });
+
+test.describe("downloads on Windows", () => {
+  test.use({ userAgent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36" });
+  test("a purchase goes to the editor: Download now, choose, the hand-over page with its deep link and the preparing dialog", async ({
+    page,
+    request,
+  }) => {
+    const [item] = (await paidItems(request, "icon")).slice(6);
+    await signInDemo(page, "en", "/cart");
+    const [title] = await addByRequest(page, [item]);
+    await buyByCard(page, "en", [title]);
+    await page.getByRole("link", { name: "Download now", exact: true }).click();
+    await expect(page).toHaveURL((url) => url.pathname === "/mypage/download");
+    await hydrated(page);
+    await expectAccessible(page);
+    await page.getByRole("checkbox", { name: `Select ${title}`, exact: true }).check();
+    await page.getByRole("button", { name: "Download to the editor", exact: true }).click();
+    await expect(page).toHaveURL((url) => url.pathname === "/mypage/download-bridge");
+    await expect(page.getByRole("link", { name: "Open in the video editor" })).toHaveAttribute(
+      "href",
+      /^videoasset-editor:\/\/download\?token=[\w-]+&store=/,
+    );
+    await expect(page.getByRole("dialog")).toContainText("Preparing the download");
+    await expect(page.getByRole("heading", { name: "The editor is not installed?" })).toBeVisible();
+  });
+});
+
+test.describe("downloads on a Mac", () => {
+  test.use({
+    userAgent: "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15",
+  });
+  test("are refused with the spec's message", async ({ page }) => {
+    await signInDemo(page, "en", "/mypage/download");
+    await expect(page.getByRole("note").filter({ hasText: "Download not possible on this operating system; use Windows" })).toBeVisible();
+    await expectAccessible(page);
+  });
+});
