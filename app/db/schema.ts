@@ -415,6 +415,13 @@ export interface CouponRedemptionsTable {
   created_at: string;
 }
 
+export interface CartPassesTable {
+  id: Generated<number>;
+  user_id: number;
+  pass_price_id: number;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -436,6 +443,7 @@ export interface Database {
   sandbox_webhooks: SandboxWebhooksTable;
   coupon_redemptions: CouponRedemptionsTable;
   download_tokens: DownloadTokensTable;
+  cart_passes: CartPassesTable;
   passes: PassesTable;
   downloads: DownloadsTable;
   purchase_requests: PurchaseRequestsTable;

@@ -6,7 +6,9 @@ import type { ContentsType } from "../db/schema";
 import type { Locale } from "../i18n/config";
 import type { CART_OUTCOMES } from "./cart-outcomes";
 import { CARD_COLUMNS, type ContentCard, toCard } from "./catalog/cards.server";
+import { MarketError } from "./errors";
 import { vatOf } from "./money";
+import { type PassGroup, passGroupOf } from "./pass-groups";
 import { CART_KEEP_DAYS, CART_MAX_ITEMS } from "./rules";
 
 export interface CartOwner {
@@ -33,7 +35,106 @@ export async function countCart(db: DB, owner: CartOwner, now = new Date()): Pro
   const row = await ownerFilter(db.selectFrom("carts").select(sql<number>`count(*)`.as("n")), owner)
     .where("carts.created_at", ">=", keepSince(now))
     .executeTakeFirstOrThrow();
-  return Number(row.n);
+  // A member's cart also holds passes; they count toward the 100 items.
+  const passes = owner.userId
+    ? await db
+        .selectFrom("cart_passes")
+        .select(sql<number>`count(*)`.as("n"))
+        .where("user_id", "=", owner.userId)
+        .where("created_at", ">=", keepSince(now))
+        .executeTakeFirstOrThrow()
+    : { n: 0 };
+  return Number(row.n) + Number(passes.n);
+}
+
+export interface CartPassLine {
+  cartPassId: number;
+  passPriceId: number;
+  group: PassGroup;
+  count: number;
+  price: number;
+  currency: "KRW" | "USD";
+  validDays: number;
+}
+
+/**
+ * Puts a pass in a member's cart (passes are for individual members: a business account gets the refusal).
+ * Under the cart's lock, like content: the 100-item limit holds for both together.
+ */
+export async function addPassToCart(
+  db: DB,
+  member: { id: number; userType: number },
+  passPriceId: number,
+  now = new Date(),
+): Promise<{ code: CartAddCode; cartCount: number }> {
+  if (member.userType === 2) throw new MarketError("BUSINESS_PASS", 403, "The service is for individual members");
+  const owner = { userId: member.id, ngt: null };
+  return db.transaction().execute(async (trx) => {
+    if (isPostgres(trx)) await sql`SELECT pg_advisory_xact_lock(hashtext(${`user:${member.id}`}))`.execute(trx);
+    await trx.deleteFrom("cart_passes").where("user_id", "=", member.id).where("created_at", "<", keepSince(now)).execute();
+    const count = await countCart(trx, owner, now);
+    const price = await trx.selectFrom("pass_prices").select("id").where("id", "=", passPriceId).executeTakeFirst();
+    if (!price) return { code: "NOT_FOUND" as CartAddCode, cartCount: count };
+    const existing = await trx
+      .selectFrom("cart_passes")
+      .select("id")
+      .where("user_id", "=", member.id)
+      .where("pass_price_id", "=", passPriceId)
+      .executeTakeFirst();
+    if (existing) return { code: "ALREADY_HAVE_ITEM" as CartAddCode, cartCount: count };
+    if (count >= CART_MAX_ITEMS) return { code: "EXCEED_CART" as CartAddCode, cartCount: count };
+    await trx.insertInto("cart_passes").values({ user_id: member.id, pass_price_id: passPriceId, created_at: now.toISOString() }).execute();
+    return { code: "SUCCESS" as CartAddCode, cartCount: count + 1 };
+  });
+}
+
+/** The passes in a member's cart, priced in the visitor's currency. */
+export async function listCartPasses(db: DB, userId: number, locale: Locale, now = new Date()): Promise<CartPassLine[]> {
+  const rows = await db
+    .selectFrom("cart_passes")
+    .innerJoin("pass_prices", "pass_prices.id", "cart_passes.pass_price_id")
+    .select([
+      "cart_passes.id",
+      "pass_prices.id as price_id",
+      "pass_prices.contents_flag",
+      "pass_prices.contents_type_sub",
+      "pass_prices.contents_count",
+      "pass_prices.price_krw",
+      "pass_prices.price_usd",
+      "pass_prices.valid_days",
+    ])
+    .where("cart_passes.user_id", "=", userId)
+    .where("cart_passes.created_at", ">=", keepSince(now))
+    .orderBy("cart_passes.id", "desc")
+    .execute();
+  const currency = locale === "ko" ? "KRW" : "USD";
+  return rows.map((r) => ({
+    cartPassId: r.id,
+    passPriceId: r.price_id,
+    group: passGroupOf(r.contents_flag, r.contents_type_sub),
+    count: r.contents_count,
+    price: currency === "KRW" ? r.price_krw : r.price_usd,
+    currency,
+    validDays: r.valid_days,
+  }));
+}
+
+/** The pass prices behind these cart lines of a member (others' ids are ignored). */
+export async function cartPassPrices(db: DB, userId: number, cartPassIds: number[]): Promise<number[]> {
+  if (!cartPassIds.length) return [];
+  const rows = await db
+    .selectFrom("cart_passes")
+    .select("pass_price_id")
+    .where("user_id", "=", userId)
+    .where("id", "in", cartPassIds)
+    .execute();
+  return rows.map((r) => r.pass_price_id);
+}
+
+export async function removeCartPasses(db: DB, userId: number, cartPassIds: number[]): Promise<number> {
+  if (!cartPassIds.length) return 0;
+  const result = await db.deleteFrom("cart_passes").where("user_id", "=", userId).where("id", "in", cartPassIds).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /**

@@ -4,10 +4,21 @@ import { useRef, useState } from "react";
 import { z } from "zod";
 import { detailHref, PriceTag } from "../components/content-card";
 import { useTranslation } from "../i18n/react";
-import { addToCart, listCart, moveCartToFavorites, payableCartContents, removeFromCart } from "../market/cart.server";
+import {
+  addPassToCart,
+  addToCart,
+  cartPassPrices,
+  listCart,
+  listCartPasses,
+  moveCartToFavorites,
+  payableCartContents,
+  removeCartPasses,
+  removeFromCart,
+} from "../market/cart.server";
 import { CART_OUTCOMES } from "../market/cart-outcomes";
 import { CONTENT_TYPES } from "../market/catalog/detail.server";
-import { formatMoney } from "../market/money";
+import { MarketError } from "../market/errors";
+import { formatMoney, vatOf, withVat } from "../market/money";
 import { cartOwner } from "../utils/cart-owner.server";
 import { pageSeo } from "../utils/page.server";
 import { startPay } from "../utils/pay-session.server";
@@ -24,16 +35,22 @@ export const cartActionSchema = z.discriminatedUnion("intent", [
     redirectTo: z.string().optional(),
     js: z.string().optional(),
   }),
-  z.object({ intent: z.literal("remove"), cart_id: ids }),
+  z.object({ intent: z.literal("remove"), cart_id: ids, pass_line: ids }),
   z.object({ intent: z.literal("favorite"), cart_id: ids }),
-  z.object({ intent: z.literal("buy"), cart_id: ids }),
+  z.object({ intent: z.literal("buy"), cart_id: ids, pass_line: ids }),
+  z.object({
+    intent: z.literal("addPass"),
+    pass: z.coerce.number().int().positive(),
+    redirectTo: z.string().optional(),
+    js: z.string().optional(),
+  }),
 ]);
 
 function formObject(form: FormData) {
   const out: Record<string, unknown> = {};
   for (const key of new Set(form.keys())) {
     const values = form.getAll(key);
-    out[key] = key === "cart_id" ? values : values[0];
+    out[key] = key === "cart_id" || key === "pass_line" ? values : values[0];
   }
   return out;
 }
@@ -46,12 +63,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     .catch(undefined)
     .parse(url.searchParams.get("type") ?? undefined);
   const { owner, viewer } = await cartOwner(request, context);
-  const [cart, seo] = await Promise.all([
+  const [cart, seo, passes] = await Promise.all([
     listCart(context.db, owner, context.locale, type),
     pageSeo(request, context, { titleKey: "cart.title" }),
+    viewer && !type ? listCartPasses(context.db, viewer.id, context.locale) : Promise.resolve([]),
   ]);
   const outcome = z.enum(CART_OUTCOMES).nullable().catch(null).parse(url.searchParams.get("cart"));
-  return { cart, type: type ?? null, signedIn: Boolean(viewer), seo, locale: context.locale, outcome };
+  return { cart, passes, type: type ?? null, signedIn: Boolean(viewer), seo, locale: context.locale, outcome };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
@@ -75,20 +93,41 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ code: result.code, cartCount: result.cartCount, message: null, count: 0 }, { headers });
   }
   const { owner, viewer } = await cartOwner(request, context);
-  if (!input.cart_id.length) return data({ message: "cart.nothingSelected" as const, count: 0, code: null });
+  if (input.intent === "addPass") {
+    // Passes are for signed-in individual members: a visitor signs in first and comes back.
+    const back = safePath(input.redirectTo, "/cart");
+    if (!viewer) return redirect(`/login?redirectTo=${encodeURIComponent(back)}`);
+    let code: string;
+    try {
+      code = (await addPassToCart(context.db, viewer, input.pass)).code;
+    } catch (error) {
+      if (error instanceof MarketError) code = error.code;
+      else throw error;
+    }
+    if (!input.js) {
+      const url = new URL(back, "http://x");
+      url.searchParams.set("cart", code);
+      return redirect(url.pathname + url.search);
+    }
+    return data({ code, message: null, count: 0 });
+  }
+  const passLines = "pass_line" in input ? input.pass_line : [];
+  if (!input.cart_id.length && !passLines.length) return data({ message: "cart.nothingSelected" as const, count: 0, code: null });
   if (input.intent === "remove") {
-    const count = await removeFromCart(context.db, owner, input.cart_id);
+    const count =
+      (await removeFromCart(context.db, owner, input.cart_id)) + (viewer ? await removeCartPasses(context.db, viewer.id, passLines) : 0);
     return data({ message: "cart.deleted" as const, count, code: null });
   }
   if (input.intent === "buy") {
     // Buying needs an account: a guest signs in (their cart merges) and comes back to the cart.
     if (!viewer) return redirect("/login?redirectTo=%2Fcart");
     const contentIds = await payableCartContents(context.db, owner, input.cart_id);
-    if (!contentIds.length) return data({ message: "cart.nothingPayable" as const, count: 0, code: null });
-    const cookie = await startPay(
-      context,
-      contentIds.map((id) => ({ kind: "content" as const, id })),
-    );
+    const passIds = await cartPassPrices(context.db, viewer.id, passLines);
+    if (!contentIds.length && !passIds.length) return data({ message: "cart.nothingPayable" as const, count: 0, code: null });
+    const cookie = await startPay(context, [
+      ...contentIds.map((id) => ({ kind: "content" as const, id })),
+      ...passIds.map((id) => ({ kind: "pass" as const, id })),
+    ]);
     return redirect("/pay01", { headers: { "Set-Cookie": cookie } });
   }
   if (!viewer) return data({ message: "cart.guestFavorites" as const, count: 0, code: null });
@@ -97,7 +136,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function CartPage() {
-  const { cart, type, signedIn, locale, outcome } = useLoaderData<typeof loader>();
+  const { cart, passes, type, signedIn, locale, outcome } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const { t } = useTranslation();
@@ -118,6 +157,8 @@ export default function CartPage() {
       return next;
     });
   const currency = locale === "ko" ? "KRW" : "USD";
+  const passAmount = passes.reduce((n, p) => n + p.price, 0);
+  const passVat = passes.reduce((n, p) => n + vatOf(p.price), 0);
   return (
     <section className="cart-page">
       <h1>{t("cart.title")}</h1>
@@ -150,7 +191,7 @@ export default function CartPage() {
             ? t(`cart.result.${outcome}`)
             : null}
       </div>
-      {cart.lines.length === 0 ? (
+      {cart.lines.length === 0 && passes.length === 0 ? (
         <p>{t("cart.empty")}</p>
       ) : (
         <Form method="post" ref={formRef} className="cart-form">
@@ -204,13 +245,37 @@ export default function CartPage() {
               </li>
             ))}
           </ul>
+          {passes.length ? (
+            <ul className="cart-lines" aria-label={t("cart.passes")}>
+              {passes.map((p) => (
+                <li key={p.cartPassId} className="cart-line">
+                  <input
+                    type="checkbox"
+                    name="pass_line"
+                    value={p.cartPassId}
+                    aria-label={t("cart.select", { title: t("pay.passTitle", { group: t(`price.group.${p.group}`), count: p.count }) })}
+                  />
+                  <span className="cart-glyph" aria-hidden="true">
+                    ★
+                  </span>
+                  <span className="cart-line-info">
+                    <span>{t("pay.passTitle", { group: t(`price.group.${p.group}`), count: p.count })}</span>
+                    <small className="muted">{t("price.validDays", { days: p.validDays })}</small>
+                  </span>
+                  <span className="price">
+                    {formatMoney(withVat(p.price), p.currency, locale)} <small>{t("item.vatIncluded")}</small>
+                  </span>
+                </li>
+              ))}
+            </ul>
+          ) : null}
           <dl className="price-box cart-summary" aria-label={t("cart.summary")}>
             <dt>{t("cart.amount")}</dt>
-            <dd>{formatMoney(cart.amount, currency, locale)}</dd>
+            <dd>{formatMoney(cart.amount + passAmount, currency, locale)}</dd>
             <dt>{t("cart.vat")}</dt>
-            <dd>{formatMoney(cart.vat, currency, locale)}</dd>
+            <dd>{formatMoney(cart.vat + passVat, currency, locale)}</dd>
             <dt>{t("cart.total")}</dt>
-            <dd className="price-total">{formatMoney(cart.total, currency, locale)}</dd>
+            <dd className="price-total">{formatMoney(cart.total + passAmount + passVat, currency, locale)}</dd>
           </dl>
         </Form>
       )}

@@ -2,6 +2,7 @@ import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useId } from "react";
 import { useTranslation } from "../i18n/react";
+import { cartOutcomeParam } from "../market/catalog/queries.server";
 import { formatMoney, vatOf, withVat } from "../market/money";
 import { groupOfSlug } from "../market/pass-groups";
 import { passPriceGroups } from "../market/passes.server";
@@ -23,6 +24,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     seo,
     locale: context.locale,
     viewer: shopper.viewer ? { business: shopper.viewer.userType === 2 } : null,
+    // The outcome of "Add to cart" without JavaScript comes back in the address.
+    outcome: cartOutcomeParam.parse(new URL(request.url).searchParams.get("cart")),
   };
 }
 
@@ -31,7 +34,7 @@ export const headers = cacheHeaders("catalog");
 export const meta: MetaFunction<typeof loader> = ({ data }) => seoMeta(data?.seo);
 
 export default function PriceDetailPage() {
-  const { slug, group, options, locale, viewer } = useLoaderData<typeof loader>();
+  const { slug, group, options, locale, viewer, outcome } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   const id = useId();
   const name = t(`price.group.${group}`);
@@ -59,12 +62,21 @@ export default function PriceDetailPage() {
             </label>
           ))}
         </fieldset>
+        <p role="status" className="form-result">
+          {outcome ? t(`cart.result.${outcome}`) : ""}
+        </p>
         {viewer?.business ? (
           <p className="notice-box">{t("price.businessCannotBuy")}</p>
         ) : viewer ? (
-          <button type="submit" className="button">
-            {t("price.buy")}
-          </button>
+          <p className="pay-actions">
+            <button type="submit" className="button">
+              {t("price.buy")}
+            </button>
+            <input type="hidden" name="redirectTo" value={`/price/${slug}`} />
+            <button type="submit" className="button button-ghost" formAction="/cart" formMethod="post" name="intent" value="addPass">
+              {t("item.addToCart")}
+            </button>
+          </p>
         ) : (
           <>
             <input type="hidden" name="redirectTo" value={`/price/${slug}`} />

@@ -507,6 +507,48 @@ describe(`checkout and payments through the sandbox gateway on ${ENGINE}`, () =>
     expect(await (await go(member.jar, "/")).text()).not.toContain('data-testid="request-count"');
   });
 
+  it("passes go in the cart from the pricing page, count in the cart, and are bought with content in one order", async () => {
+    const s = await newShopper(db);
+    const pass = await db.selectFrom("pass_prices").selectAll().where("contents_count", "=", 10).orderBy("id").executeTakeFirstOrThrow();
+    const slug = "video";
+    const added = await go(s.jar, "/cart", { intent: "addPass", pass: String(pass.id), redirectTo: `/price/${slug}` });
+    expect(location(added)).toBe(`/price/${slug}?cart=SUCCESS`);
+    expect(await (await go(s.jar, location(added))).text()).toContain("Added to cart");
+    expect(location(await go(s.jar, "/cart", { intent: "addPass", pass: String(pass.id), redirectTo: "/cart" }))).toBe(
+      "/cart?cart=ALREADY_HAVE_ITEM",
+    );
+    const [item] = take(1);
+    const [line] = await db
+      .insertInto("carts")
+      .values({ user_id: s.userId, ngt: null, content_id: item.id, level_flag: 1, created_at: new Date().toISOString() })
+      .returning("id")
+      .execute();
+    const cart = await (await go(s.jar, "/cart")).text();
+    expect(cart).toMatch(/data-testid="cart-count">2</);
+    const passLine = await db.selectFrom("cart_passes").select("id").where("user_id", "=", s.userId).executeTakeFirstOrThrow();
+    expect(cart).toMatch(new RegExp(`<input type="checkbox" name="pass_line"[^>]*value="${passLine.id}"`));
+    // One order for both; paid, the pass is issued and both leave the cart.
+    expect(location(await go(s.jar, "/cart", { intent: "buy", cart_id: String(line.id), pass_line: String(passLine.id) }))).toBe("/pay01");
+    await go(s.jar, "/pay02", { choice: String(s.licenseId) });
+    const hosted = location(await go(s.jar, "/pay03", { method: "card", agreeTerms: "on", agreePaid: "on" }));
+    await go(s.jar, location(await go(s.jar, hosted, { action: "approve" })));
+    const order = await db.selectFrom("orders").selectAll().where("user_id", "=", s.userId).executeTakeFirstOrThrow();
+    expect(order.status).toBe("complete");
+    expect(order.total).toBe(item.price_krw + Math.round(item.price_krw / 10) + pass.price_krw + Math.round(pass.price_krw / 10));
+    expect(await db.selectFrom("passes").select("remaining").where("user_id", "=", s.userId).execute()).toEqual([{ remaining: 10 }]);
+    expect(await db.selectFrom("cart_passes").select("id").where("user_id", "=", s.userId).execute()).toHaveLength(0);
+    expect(await db.selectFrom("carts").select("id").where("user_id", "=", s.userId).execute()).toHaveLength(0);
+    // A visitor is sent to sign in first; a business account is refused.
+    expect(location(await go(new Jar(), "/cart", { intent: "addPass", pass: String(pass.id), redirectTo: "/price/video" }))).toBe(
+      `/login?redirectTo=${encodeURIComponent("/price/video")}`,
+    );
+    const b = await newShopper(db, { userType: 2 });
+    expect(location(await go(b.jar, "/cart", { intent: "addPass", pass: String(pass.id), redirectTo: "/cart" }))).toBe(
+      "/cart?cart=BUSINESS_PASS",
+    );
+    expect(await db.selectFrom("cart_passes").select("id").where("user_id", "=", b.userId).execute()).toHaveLength(0);
+  });
+
   it("business accounts get the refusal for passes; guests are sent to sign in to buy", async () => {
     const b = await newShopper(db, { userType: 2 });
     const pass = await db.selectFrom("pass_prices").select("id").orderBy("id").executeTakeFirstOrThrow();

@@ -65,8 +65,6 @@ export async function quoteCheckout(
   if (items.length > MAX_ORDER_LINES) throw new MarketError("CHECKOUT_TOO_LARGE", 400, "Too many items");
   const contentIds = [...new Set(items.filter((i) => i.kind === "content").map((i) => i.id))];
   const passIds = [...new Set(items.filter((i) => i.kind === "pass").map((i) => i.id))];
-  if (passIds.length && (contentIds.length || passIds.length > 1))
-    throw new MarketError("CHECKOUT_MIXED", 400, "A pass is bought on its own");
   if (passIds.length && buyer.userType === 2) throw new MarketError("BUSINESS_PASS", 403, "The service is for individual members");
   const lines: CheckoutLine[] = [];
   if (contentIds.length) {
@@ -93,21 +91,25 @@ export async function quoteCheckout(
     }
   }
   if (passIds.length) {
-    const p = await db.selectFrom("pass_prices").selectAll().where("id", "=", passIds[0]).executeTakeFirst();
-    if (!p) throw new MarketError("PASS_NOT_FOUND", 404, "No such pass");
-    const group = passGroupOf(p.contents_flag, p.contents_type_sub);
-    lines.push({
-      kind: "pass",
-      refId: p.id,
-      itemType: "pass",
-      passGroup: group,
-      passCount: p.contents_count,
-      code: null,
-      title: group,
-      image: null,
-      unit: currency === "KRW" ? p.price_krw : p.price_usd,
-      validDays: p.valid_days,
-    });
+    // Passes come from the pricing pages or the cart, alone or with content.
+    const prices = await db.selectFrom("pass_prices").selectAll().where("id", "in", passIds).execute();
+    for (const id of passIds) {
+      const p = prices.find((x) => x.id === id);
+      if (!p) throw new MarketError("PASS_NOT_FOUND", 404, "No such pass");
+      const group = passGroupOf(p.contents_flag, p.contents_type_sub);
+      lines.push({
+        kind: "pass",
+        refId: p.id,
+        itemType: "pass",
+        passGroup: group,
+        passCount: p.contents_count,
+        code: null,
+        title: group,
+        image: null,
+        unit: currency === "KRW" ? p.price_krw : p.price_usd,
+        validDays: p.valid_days,
+      });
+    }
   }
   return {
     currency,

@@ -349,6 +349,10 @@ export async function settlePayment(db: DB, gateway: PaymentGateway, payment: Ga
             .execute();
         }
       }
+      // Paid passes leave the member's cart too.
+      const passPriceIds = passLines.map((p) => p.pass_price_id as number);
+      if (passPriceIds.length && order.user_id !== null)
+        await trx.deleteFrom("cart_passes").where("user_id", "=", order.user_id).where("pass_price_id", "in", passPriceIds).execute();
       const contentIds = items.flatMap((i) => (i.content_id === null ? [] : [i.content_id]));
       if (contentIds.length) {
         if (order.user_id !== null)
