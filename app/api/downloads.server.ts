@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type DownloadLicense, type DownloadMode, redeemBridge, requestDownloads } from "../market/downloads/downloads.server";
+import { type DownloadMode, downloadLicenseOf, redeemBridge, requestDownloads } from "../market/downloads/downloads.server";
 import { downloadLibrary } from "../market/downloads/library.server";
 import { versionAtLeast } from "../market/downloads/rules";
 import { MarketError } from "../market/errors";
@@ -18,14 +18,6 @@ async function editorLicense(call: ApiCall): Promise<LicenseIdentity> {
   if (!license) throw new MarketError("LICENSE_NOT_FOUND", 403, "No license key with this information found. Please check again.");
   return license;
 }
-
-const asDownloadLicense = (l: LicenseIdentity): DownloadLicense => ({
-  id: l.id,
-  userId: l.userId,
-  status: l.status,
-  validUntil: l.validUntil,
-  productVersion: l.productVersion,
-});
 
 /** The editor is Windows software; an `os` header from another system is refused with the spec's message. */
 const onWindows = (call: ApiCall) => {
@@ -59,7 +51,7 @@ function download(mode: DownloadMode): ApiRoute["handler"] {
     const result = await requestDownloads(
       call.context.db,
       {
-        license: asDownloadLicense(license),
+        license: downloadLicenseOf(license),
         userId: license.userId,
         contentIds: await idsOf(call, input.contents_list),
         mode,
@@ -83,7 +75,7 @@ export const downloadRoutes: ApiRoute[] = [
     handler: async (call) => {
       const license = await editorLicense(call);
       const input = z.object({ token: z.string().min(20).max(64) }).parse(await readJson(call));
-      const result = await redeemBridge(call.context.db, input.token, asDownloadLicense(license), onWindows(call), call.language);
+      const result = await redeemBridge(call.context.db, input.token, downloadLicenseOf(license), onWindows(call), call.language);
       return ok({ state: result.granted.length ? "SUCCESS" : "ERROR", ...result });
     },
   },

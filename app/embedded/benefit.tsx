@@ -6,29 +6,14 @@ import { Pagination } from "../components/pagination";
 import { fixedT } from "../i18n/i18n.server";
 import { useTranslation } from "../i18n/react";
 import { activeBenefitIds, benefitEligibility, benefitItems } from "../market/downloads/benefits.server";
-import { checkInstallation, createBridge } from "../market/downloads/downloads.server";
-import { MarketError } from "../market/errors";
+import { createBridge, downloadLicenseOf, installationProblem } from "../market/downloads/downloads.server";
 import type { LicenseIdentity } from "../market/licenses.server";
 import { readEmbeddedLicense } from "./licence.server";
 
 /** The installation check's message key, or null. The webview is the Windows editor, so `windows` is true. */
-function installationProblem(licence: LicenseIdentity): string | null {
-  try {
-    checkInstallation(
-      {
-        id: licence.id,
-        userId: licence.userId,
-        status: licence.status,
-        validUntil: licence.validUntil,
-        productVersion: licence.productVersion,
-      },
-      true,
-    );
-    return null;
-  } catch (error) {
-    if (error instanceof MarketError) return `download.error.${error.code}`;
-    throw error;
-  }
+function installationProblemKey(licence: LicenseIdentity): string | null {
+  const code = installationProblem(downloadLicenseOf(licence), true);
+  return code ? `download.error.${code}` : null;
 }
 
 const query = z.object({ page: z.coerce.number().int().min(1).max(10_000).catch(1) });
@@ -51,7 +36,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     pages: result.pages,
     eligible: result.eligible,
     reason: result.reason,
-    problem: installationProblem(licence),
+    problem: installationProblemKey(licence),
     title: `${t("embedded.benefitTitle")} | ${t("embedded.title")}`,
   };
 }
@@ -75,7 +60,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const licence = identity.license;
   const form = await request.formData();
   const chosen = ids.safeParse(form.getAll("item"));
-  const problem = installationProblem(licence);
+  const problem = installationProblemKey(licence);
   if (problem) return data({ error: problem }, { status: 403 });
   const { eligible, reason } = await benefitEligibility(context.db, licence);
   if (!eligible) return data({ error: `embedded.benefitReason.${reason}` }, { status: 403 });

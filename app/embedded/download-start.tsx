@@ -1,10 +1,9 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { EditorHandOver } from "../components/downloads";
 import { fixedT } from "../i18n/i18n.server";
 import { useTranslation } from "../i18n/react";
-import { DOWNLOAD_DIALOG_CLOSE_MS } from "../market/rules";
-import { editorDownloadLink, isBridgeToken } from "./editor-link";
+import { editorDownloadLink, isBridgeToken } from "../market/downloads/editor-link";
 import { readEmbeddedLicense } from "./licence.server";
 
 /**
@@ -39,14 +38,6 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
 export default function EmbeddedDownloadStart() {
   const { deepLink, none, excluded, back } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
-  const [preparing, setPreparing] = useState(Boolean(deepLink));
-  useEffect(() => {
-    if (!deepLink) return;
-    setPreparing(true);
-    window.location.href = deepLink;
-    const timer = setTimeout(() => setPreparing(false), DOWNLOAD_DIALOG_CLOSE_MS);
-    return () => clearTimeout(timer);
-  }, [deepLink]);
   const backLink =
     back === "benefit" ? (
       <Link to="/mypage/sw/benefit" className="button button-ghost">
@@ -60,29 +51,8 @@ export default function EmbeddedDownloadStart() {
   return (
     <section className="embedded-download" aria-labelledby="sw-start-title">
       <h1 id="sw-start-title">{t("download.bridgeTitle")}</h1>
-      {deepLink && excluded ? (
-        <p className="notice-box" role="status">
-          {t("download.excluded")}
-        </p>
-      ) : null}
       {deepLink ? (
-        <>
-          {preparing ? (
-            <div className="preparing" role="dialog" aria-modal="false" aria-labelledby="sw-preparing-title">
-              <p id="sw-preparing-title">{t("download.preparing")}</p>
-              <button type="button" className="button button-ghost" onClick={() => setPreparing(false)}>
-                {t("download.close")}
-              </button>
-            </div>
-          ) : null}
-          <p>{t("download.bridgeLead")}</p>
-          <p className="pay-actions">
-            <a href={deepLink} className="button">
-              {t("download.openEditor")}
-            </a>
-            {backLink}
-          </p>
-        </>
+        <EditorHandOver deepLink={deepLink} excluded={excluded} actions={backLink} />
       ) : (
         <>
           <p className="notice-box" role="alert">

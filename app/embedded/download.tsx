@@ -2,32 +2,20 @@ import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFuncti
 import { Form, isRouteErrorResponse, useActionData, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
 import { useId } from "react";
 import { z } from "zod";
+import { DownloadTable } from "../components/downloads";
 import { fixedT } from "../i18n/i18n.server";
 import { useTranslation } from "../i18n/react";
-import { checkInstallation, createBridge, type DownloadLicense } from "../market/downloads/downloads.server";
-import { downloadLibrary } from "../market/downloads/library.server";
-import { MarketError } from "../market/errors";
+import { downloadLicenseOf, installationProblem } from "../market/downloads/downloads.server";
+import { startHandOver } from "../market/downloads/hand-over.server";
+import { downloadLibrary, downloadRows } from "../market/downloads/library.server";
 import type { LicenseIdentity } from "../market/licenses.server";
 import { seoulText } from "../utils/dates";
 import { readEmbeddedLicense } from "./licence.server";
 
-const asDownloadLicense = (l: LicenseIdentity): DownloadLicense => ({
-  id: l.id,
-  userId: l.userId,
-  status: l.status,
-  validUntil: l.validUntil,
-  productVersion: l.productVersion,
-});
-
 /** The installation check's message key, or null. The webview is the Windows editor, so `windows` is true. */
-function installationProblem(licence: LicenseIdentity): string | null {
-  try {
-    checkInstallation(asDownloadLicense(licence), true);
-    return null;
-  } catch (error) {
-    if (error instanceof MarketError) return `download.error.${error.code}`;
-    throw error;
-  }
+function installationProblemKey(licence: LicenseIdentity): string | null {
+  const code = installationProblem(downloadLicenseOf(licence), true);
+  return code ? `download.error.${code}` : null;
 }
 
 /**
@@ -45,30 +33,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const t = fixedT(locale);
   // Dates are spelled on the server only: Node's ICU and the webview's can differ (utils/dates.ts).
   return {
-    rows: [
-      ...library.items.map((i) => ({
-        contentId: i.contentId,
-        title: i.title,
-        type: i.type,
-        source: i.source,
-        until: text(i.until),
-        expired: i.expired,
-        discontinued: i.discontinued,
-        downloads: i.downloads,
-      })),
-      ...library.extras.map((i) => ({
-        contentId: i.contentId,
-        title: i.title,
-        type: i.type,
-        source: "free",
-        until: "",
-        expired: false,
-        discontinued: i.discontinued,
-        downloads: i.downloads,
-      })),
-    ],
+    rows: downloadRows(library, locale),
     passes: library.passes.map((p) => ({ id: p.id, group: p.group, remaining: p.remaining, total: p.total, until: text(p.expiresAt) })),
-    problem: installationProblem(licence),
+    problem: installationProblemKey(licence),
     licence: licence.alias ? `${licence.alias} · ${licence.serial}` : licence.serial,
     title: `${t("download.title")} | ${t("embedded.title")}`,
   };
@@ -94,18 +61,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const licence = identity.license;
   const form = await request.formData();
   const chosen = ids.safeParse(form.getAll("item"));
-  const problem = installationProblem(licence);
+  const problem = installationProblemKey(licence);
   if (problem) return data({ error: problem }, { status: 403 });
-  const selected = [...new Set(chosen.success ? chosen.data : [])];
-  const library = await downloadLibrary(context.db, licence.id, context.locale);
-  const usable = library.items.filter((i) => selected.includes(i.contentId) && !i.expired && !i.discontinued).map((i) => i.contentId);
-  const extras = library.extras
-    .filter((i) => selected.includes(i.contentId) && !i.discontinued && !usable.includes(i.contentId))
-    .map((i) => i.contentId);
-  const contentIds = [...usable, ...extras];
-  if (contentIds.length === 0) return redirect("/mypage/sw/download/start?none=1");
-  const token = await createBridge(context.db, { licenseId: licence.id, userId: licence.userId, contentIds, mode: "owned" });
-  const excluded = selected.length > contentIds.length;
+  const { token, excluded } = await startHandOver(context.db, {
+    license: downloadLicenseOf(licence),
+    userId: licence.userId,
+    selected: chosen.success ? chosen.data : [],
+    windows: true,
+    locale: context.locale,
+  });
+  if (!token) return redirect("/mypage/sw/download/start?none=1");
   return redirect(`/mypage/sw/download/start?token=${token}${excluded ? "&excluded=1" : ""}`);
 }
 
@@ -134,49 +99,7 @@ export default function EmbeddedDownloads() {
         <p className="muted">{t("embedded.noPasses")}</p>
       )}
       <Form method="post" aria-describedby={`${id}-error`}>
-        {rows.length === 0 ? (
-          <p>{t("download.nothing")}</p>
-        ) : (
-          <div className="embedded-table">
-            <table className="data-table embedded-items">
-              <caption className="visually-hidden">{t("download.title")}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t("orders.select")}</th>
-                  <th scope="col">{t("orders.contents")}</th>
-                  <th scope="col">{t("download.source")}</th>
-                  <th scope="col">{t("orders.usableUntil")}</th>
-                  <th scope="col">{t("download.count")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((i) => (
-                  <tr key={`${i.source}-${i.contentId}`} className={i.expired || i.discontinued ? "is-unavailable" : undefined}>
-                    <td>
-                      <input
-                        type="checkbox"
-                        name="item"
-                        value={i.contentId}
-                        disabled={i.expired || i.discontinued}
-                        aria-label={t("orders.selectLine", { title: i.title })}
-                      />
-                    </td>
-                    <td>
-                      {i.title}
-                      <br />
-                      <small className="muted">{t(`item.types.${i.type}`)}</small>
-                    </td>
-                    <td>{t(`download.sourceKind.${i.source}`)}</td>
-                    <td>
-                      {i.discontinued ? t("item.discontinued") : i.expired ? `${t("download.expired")} (${i.until})` : i.until || "—"}
-                    </td>
-                    <td>{i.downloads}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        {rows.length === 0 ? <p>{t("download.nothing")}</p> : <DownloadTable rows={rows} />}
         <p id={`${id}-error`} className="field-error" role="alert">
           {error ? t(error) : ""}
         </p>

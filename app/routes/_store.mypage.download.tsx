@@ -2,9 +2,10 @@ import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId } from "react";
 import { z } from "zod";
+import { DownloadTable } from "../components/downloads";
 import { useTranslation } from "../i18n/react";
-import { checkInstallation, createBridge } from "../market/downloads/downloads.server";
-import { downloadLibrary } from "../market/downloads/library.server";
+import { startHandOver } from "../market/downloads/hand-over.server";
+import { downloadLibrary, downloadRows } from "../market/downloads/library.server";
 import { isWindows } from "../market/downloads/rules";
 import { MarketError } from "../market/errors";
 import { requireViewer } from "../utils/auth.server";
@@ -34,9 +35,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     licences: licences.map((l) => ({ id: l.id, name: l.alias ? `${l.alias} · ${l.serial}` : l.serial })),
     licenceId: licence?.id ?? null,
-    items: library?.items.map((i) => ({ ...i, untilText: text(i.until) })) ?? [],
+    rows: library ? downloadRows(library, context.locale) : [],
     passes: library?.passes.map((p) => ({ ...p, untilText: text(p.expiresAt) })) ?? [],
-    extras: library?.extras ?? [],
     windows: isWindows(request.headers.get("user-agent")),
     seo: await pageSeo(request, context, { titleKey: "download.title" }),
   };
@@ -56,37 +56,29 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const licence = licenseId.success ? licences.find((l) => l.id === licenseId.data) : undefined;
   if (!licence) return data({ error: "download.noLicence" }, { status: 400 });
   try {
-    checkInstallation(
-      {
+    const { token, excluded } = await startHandOver(context.db, {
+      license: {
         id: licence.id,
         userId: licence.user_id,
         status: licence.status,
         validUntil: licence.valid_until,
         productVersion: licence.product_version,
       },
-      isWindows(request.headers.get("user-agent")),
-    );
+      userId: viewer.id,
+      selected: chosen.success ? chosen.data : [],
+      windows: isWindows(request.headers.get("user-agent")),
+      locale: context.locale,
+    });
+    if (!token) return data({ error: "download.nothing" }, { status: 409 });
+    return redirect(`/mypage/download-bridge?token=${token}${excluded ? "&excluded=1" : ""}`);
   } catch (error) {
     if (error instanceof MarketError) return data({ error: `download.error.${error.code}` }, { status: error.status });
     throw error;
   }
-  const library = await downloadLibrary(context.db, licence.id, context.locale);
-  const selected = chosen.success ? chosen.data : [];
-  const usable = library.items.filter((i) => selected.includes(i.contentId) && !i.expired && !i.discontinued).map((i) => i.contentId);
-  const extras = library.extras.filter((i) => selected.includes(i.contentId) && !i.discontinued).map((i) => i.contentId);
-  if (usable.length + extras.length === 0) return data({ error: "download.nothing" }, { status: 409 });
-  const token = await createBridge(context.db, {
-    licenseId: licence.id,
-    userId: viewer.id,
-    contentIds: [...usable, ...extras],
-    mode: "owned",
-  });
-  const excluded = selected.length > usable.length + extras.length;
-  return redirect(`/mypage/download-bridge?token=${token}${excluded ? "&excluded=1" : ""}`);
 }
 
 export default function DownloadsPage() {
-  const { licences, licenceId, items, passes, extras, windows } = useLoaderData<typeof loader>();
+  const { licences, licenceId, rows, passes, windows } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const { t } = useTranslation();
@@ -132,50 +124,12 @@ export default function DownloadsPage() {
           ) : null}
           <Form method="post" aria-describedby={`${id}-error`}>
             <input type="hidden" name="license" value={licenceId ?? ""} />
-            {items.length + extras.length === 0 ? (
-              <p>{t("download.nothing")}</p>
-            ) : (
-              <table className="data-table">
-                <caption className="visually-hidden">{t("download.title")}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t("orders.select")}</th>
-                    <th scope="col">{t("orders.contents")}</th>
-                    <th scope="col">{t("download.source")}</th>
-                    <th scope="col">{t("orders.usableUntil")}</th>
-                    <th scope="col">{t("download.count")}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {[...items, ...extras.map((e) => ({ ...e, untilText: "—" }))].map((i) => (
-                    <tr key={`${i.source}-${i.contentId}`}>
-                      <td>
-                        <input
-                          type="checkbox"
-                          name="item"
-                          value={i.contentId}
-                          disabled={i.expired || i.discontinued}
-                          aria-label={t("orders.selectLine", { title: i.title })}
-                        />
-                      </td>
-                      <td>
-                        {i.title}
-                        <br />
-                        <small className="muted">{t(`item.types.${i.type}`)}</small>
-                      </td>
-                      <td>{t(`download.sourceKind.${i.source}`)}</td>
-                      <td>{i.discontinued ? t("item.discontinued") : i.expired ? t("download.expired") : i.untilText}</td>
-                      <td>{i.downloads}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
+            {rows.length === 0 ? <p>{t("download.nothing")}</p> : <DownloadTable rows={rows} />}
             <p id={`${id}-error`} className="field-error" role="alert">
               {result?.error ? t(result.error) : ""}
             </p>
             <p className="pay-actions">
-              <button type="submit" className="button" disabled={navigation.state !== "idle" || items.length + extras.length === 0}>
+              <button type="submit" className="button" disabled={navigation.state !== "idle" || rows.length === 0}>
                 {t("download.submit")}
               </button>
             </p>

@@ -11,6 +11,7 @@ import type { DB } from "../../db/db.server";
 import type { ContentsType } from "../../db/schema";
 import type { Locale } from "../../i18n/config";
 import { MarketError } from "../errors";
+import type { LicenseIdentity } from "../licenses.server";
 import { passGroupOf } from "../pass-groups";
 import { passGroupOfContent, type SkipReason, versionAtLeast } from "./rules";
 
@@ -73,6 +74,15 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 export const contentTypeOf = (file: string) => CONTENT_TYPES[path.extname(file).toLowerCase()] ?? "application/octet-stream";
 
+/** The download view of a licence as `identifyLicense` answers it. */
+export const downloadLicenseOf = (l: LicenseIdentity): DownloadLicense => ({
+  id: l.id,
+  userId: l.userId,
+  status: l.status,
+  validUntil: l.validUntil,
+  productVersion: l.productVersion,
+});
+
 /** Refuses what no item can get past: another operating system, an old editor, an inactive licence. */
 export function checkInstallation(license: DownloadLicense, windows: boolean, now = new Date()) {
   if (!windows) throw new MarketError("DOWNLOAD_OS", 403, "Download not possible on this operating system; use Windows");
@@ -80,6 +90,17 @@ export function checkInstallation(license: DownloadLicense, windows: boolean, no
     throw new MarketError("EDITOR_TOO_OLD", 426, "Update the video editor to version 2.0.4.7.0 or later to download");
   const inTerm = !license.validUntil || Date.parse(license.validUntil) > now.getTime();
   if (!ACTIVE_LICENSE.includes(license.status) || !inTerm) throw new MarketError("LICENSE_INACTIVE", 403, "The licence is not active");
+}
+
+/** The code of what stops any download to this installation (DOWNLOAD_OS, EDITOR_TOO_OLD, LICENSE_INACTIVE), or null. */
+export function installationProblem(license: DownloadLicense, windows: boolean, now = new Date()): string | null {
+  try {
+    checkInstallation(license, windows, now);
+    return null;
+  } catch (error) {
+    if (error instanceof MarketError) return error.code;
+    throw error;
+  }
 }
 
 interface Holding {

@@ -1,6 +1,7 @@
 /** What a licence can download, for /mypage/download, the embedded download pages and users/downloads. */
 import type { DB } from "../../db/db.server";
 import type { Locale } from "../../i18n/config";
+import { seoulText } from "../../utils/dates";
 import { passGroupOf } from "../pass-groups";
 import { holdings } from "./downloads.server";
 
@@ -31,6 +32,33 @@ export interface Library {
   passes: LibraryPass[];
   /** Free and benefit items this licence downloaded before. */
   extras: LibraryItem[];
+}
+
+/** One row of a download list page, dates spelled for the page's language (on the server only). */
+export interface DownloadRow {
+  contentId: number;
+  title: string;
+  type: string;
+  source: string;
+  until: string;
+  expired: boolean;
+  discontinued: boolean;
+  downloads: number;
+}
+
+/** The rows a download page lists: held and expired items, then free and benefit items taken before. */
+export function downloadRows(library: Library, locale: Locale): DownloadRow[] {
+  const row = (i: LibraryItem, until: string): DownloadRow => ({
+    contentId: i.contentId,
+    title: i.title,
+    type: i.type,
+    source: i.source,
+    until,
+    expired: i.expired,
+    discontinued: i.discontinued,
+    downloads: i.downloads,
+  });
+  return [...library.items.map((i) => row(i, seoulText(i.until, locale, "date"))), ...library.extras.map((i) => row(i, ""))];
 }
 
 export async function downloadLibrary(db: DB, licenseId: number, locale: Locale, now = new Date()): Promise<Library> {

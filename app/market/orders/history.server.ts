@@ -2,6 +2,8 @@
 import type { DB } from "../../db/db.server";
 import type { Locale } from "../../i18n/config";
 import type { PayMethod } from "../../integrations/payments/gateway";
+import { seoulText } from "../../utils/dates";
+import { formatMoney } from "../money";
 import { passGroupOf } from "../pass-groups";
 import { ORDER_HISTORY_YEARS } from "../rules";
 import { quoteRefund } from "./pricing";
@@ -81,6 +83,70 @@ export async function listOrders(
       quantity: Number(r.quantity ?? 0),
       purchaseCategory: r.purchase_category,
     })),
+  };
+}
+
+export const HISTORY_PAGE_SIZE = 20;
+const day = /^\d{4}-\d{2}-\d{2}$/;
+
+export interface PaymentHistoryPage {
+  /** Rows with date, time and amount spelled on the server (Node's ICU and the browser's can differ). */
+  rows: { id: number; orderNo: string; name: string; quantity: number; status: string; date: string; total: string }[];
+  totalCount: number;
+  page: number;
+  pages: number;
+  from: string;
+  to: string;
+  /** The earliest day that can be looked up (3 years back, Asia/Seoul). */
+  floorDay: string;
+  /** The asked start was earlier than the 3-year limit. */
+  clipped: boolean;
+}
+
+/**
+ * One page of payment history for the storefront's /mypage/pay and the webview's /mypage/sw/pay: the
+ * query's `from`/`to` are Asia/Seoul days (from 00:00 of `from` to the end of `to`), 20 to a page.
+ */
+export async function paymentHistoryPage(
+  db: DB,
+  owner: OrderOwner,
+  params: URLSearchParams,
+  locale: Locale,
+  now = new Date(),
+): Promise<PaymentHistoryPage> {
+  const fromDay = day.test(params.get("from") ?? "") ? (params.get("from") as string) : "";
+  const toDay = day.test(params.get("to") ?? "") ? (params.get("to") as string) : "";
+  const asked = Number(params.get("page"));
+  const page = Number.isInteger(asked) && asked >= 1 && asked <= 10_000 ? asked : 1;
+  const result = await listOrders(
+    db,
+    owner,
+    {
+      from: fromDay ? new Date(`${fromDay}T00:00:00+09:00`).toISOString() : undefined,
+      to: toDay ? new Date(Date.parse(`${toDay}T00:00:00+09:00`) + 86_400_000).toISOString() : undefined,
+      offset: (page - 1) * HISTORY_PAGE_SIZE,
+      limit: HISTORY_PAGE_SIZE,
+    },
+    now,
+  );
+  const floorDay = new Date(Date.parse(result.floor) + 9 * 3_600_000).toISOString().slice(0, 10);
+  return {
+    rows: result.list.map((o) => ({
+      id: o.id,
+      orderNo: o.orderNo,
+      name: o.name,
+      quantity: o.quantity,
+      status: o.status,
+      date: seoulText(o.paidAt ?? o.createdAt, locale),
+      total: formatMoney(o.total, o.currency, locale),
+    })),
+    totalCount: result.total_count,
+    page,
+    pages: Math.max(1, Math.ceil(result.total_count / HISTORY_PAGE_SIZE)),
+    from: fromDay,
+    to: toDay,
+    floorDay,
+    clipped: Boolean(fromDay && fromDay < floorDay),
   };
 }
 

@@ -1,8 +1,7 @@
 /**
  * The editor's URL scheme and the deep link that hands a download over to it: the editor registers the scheme on
- * install and redeems the one-time token with its licence headers. Plain module (no `.server`): the start page's
- * component and loader both use it. The storefront bridge route keeps its own copy (route modules do not import
- * each other).
+ * install and redeems the one-time token with its licence headers. Plain module (no `.server`): the storefront's
+ * /mypage/download-bridge and the webview's /mypage/sw/download/start both build their links here.
  */
 export const EDITOR_SCHEME = "videoasset-editor";
 
