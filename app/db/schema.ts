@@ -382,6 +382,12 @@ export interface MailOutboxTable {
   created_at: string;
 }
 
+/** One row: the catalog version the search's in-memory columns compare against (bigint: a string from PostgreSQL). */
+export interface SearchStateTable {
+  id: number;
+  version: number | string;
+}
+
 export interface SearchTermsTable {
   term: string;
   length: number;
@@ -455,6 +461,7 @@ export interface Database {
   policies: PoliciesTable;
   settings: SettingsTable;
   mail_outbox: MailOutboxTable;
+  search_state: SearchStateTable;
   search_terms: SearchTermsTable;
   withdrawals: WithdrawalsTable;
 }

@@ -96,9 +96,11 @@ export function parseQuery(query: string): Clause[] {
     }
     const latin = word.replace(HANGUL, " ").trim().split(/\s+/).filter(Boolean);
     for (const part of latin) {
-      const alternatives: Clause = [[{ text: stemmer(part), prefix: false }]];
+      const stem = stemmer(part);
+      // The word as a prefix covers the word itself: `icon | icon*` would only read the index twice.
+      const alternatives: Clause = part.length >= 3 && stem === part ? [] : [[{ text: stem, prefix: false }]];
       if (part.length >= 3) alternatives.push([{ text: part, prefix: true }]);
-      else if (part !== stemmer(part)) alternatives.push([{ text: part, prefix: false }]);
+      else if (part !== stem) alternatives.push([{ text: part, prefix: false }]);
       clauses.push(alternatives);
     }
     for (const run of word.match(HANGUL) ?? []) {

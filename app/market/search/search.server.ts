@@ -1,4 +1,4 @@
-import { type RawBuilder, sql } from "kysely";
+import { sql } from "kysely";
 import type { DB } from "../../db/db.server";
 import { isPostgres } from "../../db/dialect";
 import type { ContentsType } from "../../db/schema";
@@ -7,7 +7,8 @@ import { CARD_COLUMNS, type ContentCard, toCard } from "../catalog/cards.server"
 import { listKeywords } from "../catalog/landing.server";
 import { BPM_BANDS } from "../rules";
 import { type Clause, editDistance, normalize, parseQuery, toFts5, toTsquery, typoCandidates } from "./analyze";
-import { PRICE_FILTERS, SEARCH_TYPES, type SearchFilter, type SearchType } from "./filters";
+import { currentFacets, type Facets, pageOf, selectMatches } from "./facets.server";
+import { PRICE_FILTERS, type SearchFilter, type SearchType } from "./filters";
 
 export interface SearchResult {
   list: ContentCard[];
@@ -19,70 +20,96 @@ export interface SearchResult {
   recommended: string[];
 }
 
+/** Parses "3,17,42" (an aggregate of ids) into an array. */
+function parseIds(text: string | null | undefined): Int32Array {
+  if (!text) return new Int32Array(0);
+  const out = new Int32Array(text.length / 2 + 1);
+  let n = 0;
+  let value = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 44) {
+      out[n++] = value;
+      value = 0;
+    } else value = value * 10 + (c - 48);
+  }
+  out[n++] = value;
+  return out.subarray(0, n);
+}
+
 /**
- * Items matching the clauses in the engine's full-text index. With `tiered`, each carries its Best Match
- * tier: 1 when its title holds the whole query, 2 when its tags do, 3 otherwise; without, tier is 0.
+ * The ids of the items whose text matches the clauses, in one aggregated value (a row per match would cost
+ * more than the match). `field` narrows the match to titles or tags, for the Best Match tiers. Only the
+ * full-text index is read: filters are applied to the result (facets.server.ts).
  */
-function matches(db: DB, clauses: Clause[], tiered: boolean): RawBuilder<{ id: number; tier: number }> {
+async function matchIds(db: DB, clauses: Clause[], field?: "title" | "tags"): Promise<Int32Array> {
   if (isPostgres(db)) {
-    // The tier is read from the row's own vector: no second scan of the index.
-    const tier = tiered
-      ? sql`CASE WHEN document @@ CAST(${toTsquery(clauses, "A")} AS tsquery) THEN 1 WHEN document @@ CAST(${toTsquery(clauses, "B")} AS tsquery) THEN 2 ELSE 3 END`
-      : sql`0`;
-    return sql`(SELECT content_id AS id, ${tier} AS tier FROM search_documents WHERE document @@ CAST(${toTsquery(clauses)} AS tsquery))`;
-  }
-  const expression = toFts5(clauses);
-  const tier = tiered
-    ? sql`CASE WHEN rowid IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ${`title : (${expression})`}) THEN 1 WHEN rowid IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ${`tags : (${expression})`}) THEN 2 ELSE 3 END`
-    : sql`0`;
-  return sql`(SELECT rowid AS id, ${tier} AS tier FROM search_fts WHERE search_fts MATCH ${expression})`;
-}
-
-function filtered(db: DB, f: SearchFilter, clauses: Clause[], tiered = false) {
-  let q = clauses.length
-    ? db.selectFrom(matches(db, clauses, tiered).as("m")).innerJoin("contents", "contents.id", "m.id")
-    : db.selectFrom("contents");
-  q = q.where("contents.status", "=", "active");
-  if (f.price === PRICE_FILTERS.paid) q = q.where("contents.price_type", "=", "paid");
-  if (f.price === PRICE_FILTERS.freeBenefit) q = q.where("contents.price_type", "in", ["free", "benefit"]);
-  if (f.categorys.length) {
-    const ids = f.categorys;
-    q = q.where((eb) =>
-      eb.or([eb("contents.category_id", "in", ids), eb("contents.genre_id", "in", ids), eb("contents.mood_id", "in", ids)]),
+    const weight = field === "title" ? "A" : field === "tags" ? "B" : undefined;
+    const { rows } = await sql<{
+      ids: string | null;
+    }>`SELECT string_agg(content_id::text, ',') AS ids FROM search_documents WHERE document @@ CAST(${toTsquery(clauses, weight)} AS tsquery)`.execute(
+      db,
     );
+    return parseIds(rows[0]?.ids);
   }
-  if (f.duration_start !== undefined) q = q.where("contents.duration_ms", ">=", f.duration_start * 1000);
-  if (f.duration_end !== undefined) q = q.where("contents.duration_ms", "<", f.duration_end * 1000);
-  if (f.bpm_start !== undefined) q = q.where("contents.bpm", ">=", f.bpm_start);
-  if (f.bpm_end !== undefined) q = q.where("contents.bpm", "<", f.bpm_end);
-  if (f.ai) q = q.where("contents.contents_type_sub", "=", 3003);
-  else if (f.audioType === "bgm") q = q.where("contents.contents_type_sub", "in", [3002, 3003]);
-  else if (f.audioType === "se") q = q.where("contents.contents_type_sub", "=", 3001);
-  return q;
+  const expression = field ? `${field} : (${toFts5(clauses)})` : toFts5(clauses);
+  const { rows } = await sql<{
+    ids: string | null;
+  }>`SELECT group_concat(rowid) AS ids FROM search_fts WHERE search_fts MATCH ${expression}`.execute(db);
+  return parseIds(rows[0]?.ids);
 }
 
 /**
- * Counts per type, then the page: first the ordered ids (answered from the covering index), then the cards
- * of those ids. Best Match puts items whose title holds the whole query first, then those whose tags hold
- * it, then the rest (descriptions and mixed hits), each tier by popularity.
+ * The Best Match tier of the candidates (1 title, 2 tags, 3 the rest), as far as the first `need` of them in
+ * Best Match order depend on it. PostgreSQL first reads the tiers of the most popular candidates from their
+ * own vectors, by key: when their titles alone fill the page, no other item can come before them (every other
+ * title hit is less popular). Otherwise, and always on SQLite (where a title-only match costs about what
+ * the match did), the title hits, then if still needed the tag hits, come from the full-text index.
+ */
+async function bestMatchTiers(db: DB, facets: Facets, clauses: Clause[], candidates: Int32Array, need: number) {
+  const tiers = new Uint8Array(facets.capacity).fill(3);
+  if (isPostgres(db)) {
+    for (const size of PROBES) {
+      const probe = pageOf(facets, candidates, "popular", null, 0, Math.max(size, need * 4));
+      const { rows } = await sql<{
+        id: number;
+        tier: number;
+      }>`SELECT content_id AS id, CASE WHEN document @@ CAST(${toTsquery(clauses, "A")} AS tsquery) THEN 1 WHEN document @@ CAST(${toTsquery(clauses, "B")} AS tsquery) THEN 2 ELSE 3 END AS tier FROM search_documents WHERE content_id = ANY(CAST(${`{${probe.join(",")}}`} AS integer[]))`.execute(
+        db,
+      );
+      if (rows.filter((r) => r.tier === 1).length >= need || probe.length === candidates.length) {
+        for (const r of rows) tiers[r.id] = r.tier;
+        return tiers;
+      }
+    }
+  }
+  for (const id of await matchIds(db, clauses, "title")) if (id < facets.capacity) tiers[id] = 1;
+  let titled = 0;
+  for (const id of candidates) if (tiers[id] === 1) titled++;
+  if (titled < need) for (const id of await matchIds(db, clauses, "tags")) if (id < facets.capacity && tiers[id] === 3) tiers[id] = 2;
+  return tiers;
+}
+
+/**
+ * How many of the most popular candidates PostgreSQL reads the tiers of, in turn, before asking for every
+ * title hit: reading a tier by key costs about a microsecond, a full weighted match several per matching row.
+ */
+const PROBES = [500, 4000];
+
+/**
+ * Counts per type, then the page. Best Match puts items whose title holds the whole query first, then those
+ * whose tags hold it, then the rest (descriptions and mixed hits), each tier by popularity; the tags are only
+ * asked for when the titles do not fill the page.
  */
 async function run(db: DB, f: SearchFilter, clauses: Clause[]) {
-  const countRows = await filtered(db, f, clauses)
-    .select(["contents.contents_type", sql<number>`count(*)`.as("n")])
-    .groupBy("contents.contents_type")
-    .execute();
-  const counts = Object.fromEntries(SEARCH_TYPES.map((t) => [t, 0])) as Record<SearchType, number>;
-  for (const r of countRows) {
-    counts[r.contents_type as SearchType] = Number(r.n);
-    counts.all += Number(r.n);
-  }
-  const tiered = clauses.length > 0 && f.sort === "accuracy";
-  let ids = filtered(db, f, clauses, tiered).select("contents.id");
-  if (f.type !== "all") ids = ids.where("contents.contents_type", "=", f.type as ContentsType);
-  if (f.sort === "recent") ids = ids.orderBy("contents.released_at", "desc");
-  else if (f.sort === "popular" || !clauses.length) ids = ids.orderBy("contents.popularity", "desc");
-  else ids = ids.orderBy(sql`m.tier`).orderBy("contents.popularity", "desc");
-  const pageIds = (await ids.orderBy("contents.id").offset(f.offset).limit(f.limit).execute()).map((r) => r.id);
+  const facets = await currentFacets(db);
+  const matched = clauses.length ? await matchIds(db, clauses) : null;
+  const { counts, candidates } = selectMatches(facets, matched, f);
+  const tiers =
+    clauses.length && f.sort === "accuracy" && candidates.length
+      ? await bestMatchTiers(db, facets, clauses, candidates, f.offset + f.limit)
+      : null;
+  const pageIds = pageOf(facets, candidates, f.sort === "recent" ? "recent" : "popular", tiers, f.offset, f.limit);
   const rows = pageIds.length
     ? await db
         .selectFrom("contents")
