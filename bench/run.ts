@@ -11,6 +11,7 @@ import zlib from "node:zlib";
 import { createDb, migrateToLatest } from "../app/db/db.server";
 import { seedDatabase } from "../app/db/seed/index.server";
 import { load } from "./http";
+import { AUDIO_PAGE_FILTERS, WORDS } from "./queries";
 
 const size = Number(process.env.SEED_SIZE ?? 100_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -115,6 +116,7 @@ out.firstVisitJsGzipKB = {
   videoDetail: await firstVisitJs(details.find((d) => d.includes("/video?")) ?? details[0]),
 };
 const headers = { "accept-language": "en" };
+const searches = AUDIO_PAGE_FILTERS.flatMap((filter) => WORDS.map((w) => `/search/audio?keywords=${encodeURIComponent(w)}&${filter}`));
 out.http = {
   connections: 32,
   seconds,
@@ -132,6 +134,10 @@ out.http = {
   details400: await load(base, details, 32, seconds, headers),
   pricing: await load(base, ["/price", "/price/video", "/price/audio-bgm"], 32, seconds, headers),
   uncached_signed_in_like_detail: await load(base, details, 32, seconds, { ...headers, cookie: "ngt=bench" }),
+  // 192 different searches (48 words × 4 filter sets) on the audio search page, then the same without the
+  // page micro-cache (a cookie takes a visitor past it).
+  search_audio: await load(base, searches, 32, seconds, headers),
+  search_audio_uncached: await load(base, searches, 32, seconds, { ...headers, cookie: "ngt=bench" }),
 };
 big.stop();
 fs.rmSync(tmp, { recursive: true, force: true });

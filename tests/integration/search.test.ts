@@ -193,6 +193,20 @@ describe(`search on ${ENGINE}`, () => {
     expect(ids((await search({ keywords, sort: "popular" })).list)).toEqual([...want].reverse());
   });
 
+  it("pages Best Match the same however few of the most popular items it first reads the tiers of", async () => {
+    for (const keywords of ["glimmerwood", "뷁뚫", "quorblex", "피아노", "배경음악", "piano"]) {
+      const full = ids((await searchContents(db, searchFilterSchema.parse({ keywords, limit: 100 }), "en")).list);
+      expect(full.length, keywords).toBeGreaterThan(2);
+      for (let offset = 0; offset < full.length; offset++) {
+        const f = searchFilterSchema.parse({ keywords, offset, limit: 2 });
+        for (const probes of [[1], [1, 2], [2, 3]])
+          expect(ids((await searchContents(db, f, "en", { probes })).list), `${keywords} @${offset} ${probes}`).toEqual(
+            full.slice(offset, offset + 2),
+          );
+      }
+    }
+  });
+
   describe("filters", () => {
     const within = (v: number | null, lo: number, hi = Number.POSITIVE_INFINITY) => v !== null && v >= lo && v < hi;
     const cases: [string, () => Params, (r: Row) => boolean][] = [

@@ -66,11 +66,11 @@ async function matchIds(db: DB, clauses: Clause[], field?: "title" | "tags"): Pr
  * title hit is less popular). Otherwise, and always on SQLite (where a title-only match costs about what
  * the match did), the title hits, then if still needed the tag hits, come from the full-text index.
  */
-async function bestMatchTiers(db: DB, facets: Facets, clauses: Clause[], candidates: Int32Array, need: number) {
+async function bestMatchTiers(db: DB, facets: Facets, clauses: Clause[], candidates: Int32Array, need: number, probes: number[]) {
   const tiers = new Uint8Array(facets.capacity).fill(3);
   if (isPostgres(db)) {
-    for (const size of PROBES) {
-      const probe = pageOf(facets, candidates, "popular", null, 0, Math.max(size, need * 4));
+    for (const size of probes) {
+      const probe = pageOf(facets, candidates, "popular", null, 0, Math.max(size, need));
       const { rows } = await sql<{
         id: number;
         tier: number;
@@ -96,18 +96,23 @@ async function bestMatchTiers(db: DB, facets: Facets, clauses: Clause[], candida
  */
 const PROBES = [500, 4000];
 
+export interface SearchOptions {
+  /** The PostgreSQL Best Match probe sizes (tests make them small to reach every path on a small catalog). */
+  probes?: number[];
+}
+
 /**
  * Counts per type, then the page. Best Match puts items whose title holds the whole query first, then those
  * whose tags hold it, then the rest (descriptions and mixed hits), each tier by popularity; the tags are only
  * asked for when the titles do not fill the page.
  */
-async function run(db: DB, f: SearchFilter, clauses: Clause[]) {
+async function run(db: DB, f: SearchFilter, clauses: Clause[], options: SearchOptions) {
   const facets = await currentFacets(db);
   const matched = clauses.length ? await matchIds(db, clauses) : null;
   const { counts, candidates } = selectMatches(facets, matched, f);
   const tiers =
     clauses.length && f.sort === "accuracy" && candidates.length
-      ? await bestMatchTiers(db, facets, clauses, candidates, f.offset + f.limit)
+      ? await bestMatchTiers(db, facets, clauses, candidates, f.offset + f.limit, options.probes ?? PROBES)
       : null;
   const pageIds = pageOf(facets, candidates, f.sort === "recent" ? "recent" : "popular", tiers, f.offset, f.limit);
   const rows = pageIds.length
@@ -147,15 +152,15 @@ async function correctTypos(db: DB, keywords: string): Promise<string | null> {
 }
 
 /** Keyword search with the spec's filters, per-type counts, related words and recommended keywords. */
-export async function searchContents(db: DB, f: SearchFilter, locale: Locale): Promise<SearchResult> {
+export async function searchContents(db: DB, f: SearchFilter, locale: Locale, options: SearchOptions = {}): Promise<SearchResult> {
   let clauses = parseQuery(f.keywords);
-  let result = await run(db, f, clauses);
+  let result = await run(db, f, clauses, options);
   let corrected: string | null = null;
   if (clauses.length && result.counts.all === 0) {
     corrected = await correctTypos(db, f.keywords);
     if (corrected) {
       clauses = parseQuery(corrected);
-      result = await run(db, f, clauses);
+      result = await run(db, f, clauses, options);
     }
   }
   const queryWords = new Set(normalize(corrected ?? f.keywords).split(/\s+/));
