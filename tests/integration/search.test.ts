@@ -350,6 +350,17 @@ describe(`search on ${ENGINE}`, () => {
     }
   });
 
+  it.skipIf(ENGINE === "sqlite")("keeps the full-text table's rows narrow: the vectors are out of line (PostgreSQL)", async () => {
+    const { rows } = await sql<{
+      bytes: string;
+      n: string;
+    }>`SELECT pg_relation_size('search_documents') AS bytes, (SELECT count(*) FROM search_documents) AS n`.execute(db);
+    const [bytes, n] = [Number(rows[0].bytes), Number(rows[0].n)];
+    expect(n).toBeGreaterThan(200);
+    // About 90 bytes an item (1 kB with the vector inline), so a broad match reads a few pages, not the table.
+    expect(bytes / n).toBeLessThan(150);
+  });
+
   it("filters on the catalog as it is now, whoever changed it: another server's direct update is seen at the next search", async () => {
     const other = createDb(url, { poolSize: 1 });
     const find = async (params: Params) =>

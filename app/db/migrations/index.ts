@@ -8,6 +8,7 @@ import * as m0006 from "./0006_coupons";
 import * as m0007 from "./0007_downloads";
 import * as m0008 from "./0008_cart_passes";
 import * as m0009 from "./0009_search_facets";
+import * as m0010 from "./0010_search_documents_narrow";
 
 /** Every migration, in order. Imported statically so the server bundle carries them. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   "0007_downloads": m0007,
   "0008_cart_passes": m0008,
   "0009_search_facets": m0009,
+  "0010_search_documents_narrow": m0010,
 };

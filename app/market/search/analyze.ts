@@ -141,14 +141,8 @@ export function toFts5(clauses: Clause[]): string {
   return clauses.map((c) => `(${c.map((alt) => `(${alt.map(token).join(" AND ")})`).join(" OR ")})`).join(" AND ");
 }
 
-/**
- * PostgreSQL tsquery text for the clauses, read by the tsquery input function (lexemes taken literally, no
- * parser). `weight` restricts every lexeme to one weight: A title, B tags.
- */
-export function toTsquery(clauses: Clause[], weight?: "A" | "B"): string {
-  const token = (t: QueryToken) => {
-    const label = `${t.prefix ? "*" : ""}${weight ?? ""}`;
-    return `'${t.text.replaceAll("'", "''").replaceAll("\\", "\\\\")}'${label ? `:${label}` : ""}`;
-  };
+/** PostgreSQL tsquery text for the clauses, read by the tsquery input function (lexemes taken literally, no parser). */
+export function toTsquery(clauses: Clause[]): string {
+  const token = (t: QueryToken) => `'${t.text.replaceAll("'", "''").replaceAll("\\", "\\\\")}'${t.prefix ? ":*" : ""}`;
   return clauses.map((c) => `(${c.map((alt) => `(${alt.map(token).join(" & ")})`).join(" | ")})`).join(" & ");
 }

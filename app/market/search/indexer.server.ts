@@ -6,14 +6,11 @@ import { indexTokens } from "./analyze";
 const CHUNK = 500;
 
 /**
- * A tsvector in PostgreSQL's input format with a position and a weight per token (A title, B tags, C
- * description). Weights live on positions, so a vector without positions (array_to_tsvector) would lose them.
+ * A tsvector in PostgreSQL's input format: the tokens as lexemes, taken literally (no parser), without
+ * positions (the fields are separate vectors, so no weights are needed).
  */
-export function tsvectorText(d: { title: string[]; tags: string[]; body: string[] }): string {
-  let position = 0;
-  const part = (tokens: string[], weight: "A" | "B" | "C") =>
-    tokens.map((t) => `'${t.replaceAll("\\", "\\\\").replaceAll("'", "''")}':${Math.min(++position, 16383)}${weight}`);
-  return [...part(d.title, "A"), ...part(d.tags, "B"), ...part(d.body, "C")].join(" ");
+export function tsvectorText(tokens: string[]): string {
+  return tokens.map((t) => `'${t.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`).join(" ");
 }
 
 /**
@@ -69,7 +66,15 @@ export async function reindexContents(db: DB, ids?: number[]): Promise<number> {
         .deleteFrom("search_documents" as never)
         .where("content_id" as never, "in", chunkIds as never)
         .execute();
-      await sql`INSERT INTO search_documents (content_id, document) VALUES ${sql.join(docs.map((d) => sql`(${d.id}, CAST(${tsvectorText(d)} AS tsvector))`))}`.execute(
+      await db
+        .deleteFrom("search_fields" as never)
+        .where("content_id" as never, "in", chunkIds as never)
+        .execute();
+      const vector = (tokens: string[]) => sql`CAST(${tsvectorText(tokens)} AS tsvector)`;
+      await sql`INSERT INTO search_documents (content_id, document) VALUES ${sql.join(docs.map((d) => sql`(${d.id}, ${vector([...d.title, ...d.tags, ...d.body])})`))}`.execute(
+        db,
+      );
+      await sql`INSERT INTO search_fields (content_id, title, tags) VALUES ${sql.join(docs.map((d) => sql`(${d.id}, ${vector(d.title)}, ${vector(d.tags)})`))}`.execute(
         db,
       );
     } else {

@@ -44,12 +44,11 @@ function parseIds(text: string | null | undefined): Int32Array {
  */
 async function matchIds(db: DB, clauses: Clause[], field?: "title" | "tags"): Promise<Int32Array> {
   if (isPostgres(db)) {
-    const weight = field === "title" ? "A" : field === "tags" ? "B" : undefined;
-    const { rows } = await sql<{
-      ids: string | null;
-    }>`SELECT string_agg(content_id::text, ',') AS ids FROM search_documents WHERE document @@ CAST(${toTsquery(clauses, weight)} AS tsquery)`.execute(
-      db,
-    );
+    const query = sql`CAST(${toTsquery(clauses)} AS tsquery)`;
+    const { rows } = await (field
+      ? sql<{ ids: string | null }>`SELECT string_agg(content_id::text, ',') AS ids FROM search_fields WHERE ${sql.ref(field)} @@ ${query}`
+      : sql<{ ids: string | null }>`SELECT string_agg(content_id::text, ',') AS ids FROM search_documents WHERE document @@ ${query}`
+    ).execute(db);
     return parseIds(rows[0]?.ids);
   }
   const expression = field ? `${field} : (${toFts5(clauses)})` : toFts5(clauses);
@@ -62,7 +61,7 @@ async function matchIds(db: DB, clauses: Clause[], field?: "title" | "tags"): Pr
 /**
  * The Best Match tier of the candidates (1 title, 2 tags, 3 the rest), as far as the first `need` of them in
  * Best Match order depend on it. PostgreSQL first reads the tiers of the most popular candidates from their
- * own vectors, by key: when their titles alone fill the page, no other item can come before them (every other
+ * own title and tag vectors, by key: when their titles alone fill the page, no other item can come before them (every other
  * title hit is less popular). Otherwise, and always on SQLite (where a title-only match costs about what
  * the match did), the title hits, then if still needed the tag hits, come from the full-text index.
  */
@@ -74,7 +73,7 @@ async function bestMatchTiers(db: DB, facets: Facets, clauses: Clause[], candida
       const { rows } = await sql<{
         id: number;
         tier: number;
-      }>`SELECT content_id AS id, CASE WHEN document @@ CAST(${toTsquery(clauses, "A")} AS tsquery) THEN 1 WHEN document @@ CAST(${toTsquery(clauses, "B")} AS tsquery) THEN 2 ELSE 3 END AS tier FROM search_documents WHERE content_id = ANY(CAST(${`{${probe.join(",")}}`} AS integer[]))`.execute(
+      }>`SELECT content_id AS id, CASE WHEN title @@ CAST(${toTsquery(clauses)} AS tsquery) THEN 1 WHEN tags @@ CAST(${toTsquery(clauses)} AS tsquery) THEN 2 ELSE 3 END AS tier FROM search_fields WHERE content_id = ANY(CAST(${`{${probe.join(",")}}`} AS integer[]))`.execute(
         db,
       );
       if (rows.filter((r) => r.tier === 1).length >= need || probe.length === candidates.length) {
@@ -92,7 +91,7 @@ async function bestMatchTiers(db: DB, facets: Facets, clauses: Clause[], candida
 
 /**
  * How many of the most popular candidates PostgreSQL reads the tiers of, in turn, before asking for every
- * title hit: reading a tier by key costs about a microsecond, a full weighted match several per matching row.
+ * title hit: reading a tier by key costs about a microsecond, a full title match one per title hit.
  */
 const PROBES = [500, 4000];
 
