@@ -1,11 +1,48 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildFacets, type FacetRow, pageOf, selectMatches } from "../../app/market/search/facets.server";
+import type { Content } from "../../app/db/schema";
+import { buildFacets, type FacetColumns, pageOf, parseIntList, selectMatches } from "../../app/market/search/facets.server";
 import { searchFilterSchema } from "../../app/market/search/filters";
 
 // The in-memory filters, counts and page against a plain reading of the spec's filters, on random catalogs.
 
 const TYPES = ["video", "icon", "audio", "font", "package"] as const;
+const PRICES = ["paid", "free", "benefit"] as const;
+
+type FacetRow = Pick<
+  Content,
+  | "id"
+  | "contents_type"
+  | "status"
+  | "price_type"
+  | "contents_type_sub"
+  | "bpm"
+  | "duration_ms"
+  | "category_id"
+  | "genre_id"
+  | "mood_id"
+  | "popularity"
+  | "released_at"
+>;
+
+/** The columns as the loader reads them: active items only, codes for the types and prices, none as -1 or 0. */
+function columnsOf(rows: FacetRow[]): FacetColumns {
+  const active = rows.filter((r) => r.status === "active");
+  const ints = (f: (r: FacetRow) => number) => Int32Array.from(active.map(f));
+  return {
+    id: ints((r) => r.id),
+    type: ints((r) => TYPES.indexOf(r.contents_type) + 1),
+    price: ints((r) => PRICES.indexOf(r.price_type) + 1),
+    sub: ints((r) => r.contents_type_sub ?? 0),
+    bpm: ints((r) => r.bpm ?? -1),
+    duration: ints((r) => r.duration_ms ?? -1),
+    category: ints((r) => r.category_id ?? 0),
+    genre: ints((r) => r.genre_id ?? 0),
+    mood: ints((r) => r.mood_id ?? 0),
+    popularity: ints((r) => r.popularity),
+    released: active.map((r) => r.released_at),
+  };
+}
 
 const rowArb = (id: number) =>
   fc.record({
@@ -67,7 +104,7 @@ describe("search facets", () => {
         const parsed = searchFilterSchema.safeParse(raw);
         fc.pre(parsed.success);
         const f = parsed.data;
-        const facets = buildFacets(rows, "1");
+        const facets = buildFacets(columnsOf(rows), "1");
         // A random subset of the catalog (and ids it does not hold) stands for the full-text matches.
         const matched = rows.filter((r) => (r.id * 31 + seed) % 3 !== 0).map((r) => r.id);
         const matches = Int32Array.from([...matched, 999, 1000]);
@@ -114,7 +151,7 @@ describe("search facets", () => {
         fc.integer({ min: 0, max: 60 }),
         fc.integer({ min: 1, max: 30 }),
         (rows, type, recent, offset, limit) => {
-          const facets = buildFacets(rows, "1");
+          const facets = buildFacets(columnsOf(rows), "1");
           const f = searchFilterSchema.parse({ type, offset, limit });
           const { candidates } = selectMatches(facets, null, f);
           const tiers = new Uint8Array(facets.capacity).fill(3);
@@ -136,6 +173,12 @@ describe("search facets", () => {
     );
   });
 
+  it("reads aggregated integer lists, negative ones too", () => {
+    expect([...parseIntList("3,-1,42,0")]).toEqual([3, -1, 42, 0]);
+    expect([...parseIntList("")]).toEqual([]);
+    expect([...parseIntList(null)]).toEqual([]);
+  });
+
   it("browses every active item when there is no keyword", () => {
     const rows: FacetRow[] = [1, 2, 3].map((id) => ({
       id,
@@ -151,7 +194,7 @@ describe("search facets", () => {
       popularity: id,
       released_at: "2026-01-01T00:00:00.000Z",
     }));
-    const facets = buildFacets(rows, "1");
+    const facets = buildFacets(columnsOf(rows), "1");
     const { counts, candidates } = selectMatches(facets, null, searchFilterSchema.parse({}));
     expect(counts.icon).toBe(2);
     expect(pageOf(facets, candidates, "popular", null, 0, 10)).toEqual([3, 1]);

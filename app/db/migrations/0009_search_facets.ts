@@ -19,11 +19,10 @@ export const FACET_COLUMNS = [
 /**
  * A catalog version for the search's in-memory columns: triggers bump it on every insert, delete and change
  * of a column the search filters or orders by, whatever code makes the change, so every server sees that its
- * copy is stale at its next search. The covering index the search joined its matches through goes: the
- * search no longer joins.
+ * copy is stale at its next search. (The covering index contents_search_cover now serves the loading of
+ * those columns.)
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.dropIndex("contents_search_cover").ifExists().execute();
   await db.schema
     .createTable("search_state")
     .addColumn("id", "integer", (c) => c.primaryKey())
@@ -54,9 +53,4 @@ export async function down(db: Kysely<any>): Promise<void> {
     for (const t of ["ins", "del", "upd"]) await sql.raw(`DROP TRIGGER IF EXISTS contents_search_state_${t}`).execute(db);
   }
   await db.schema.dropTable("search_state").ifExists().execute();
-  await db.schema
-    .createIndex("contents_search_cover")
-    .on("contents")
-    .columns(["id", ...FACET_COLUMNS])
-    .execute();
 }

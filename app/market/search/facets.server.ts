@@ -1,5 +1,7 @@
+import { type RawBuilder, sql } from "kysely";
 import type { DB } from "../../db/db.server";
-import type { Content, ContentsType } from "../../db/schema";
+import { isPostgres } from "../../db/dialect";
+import type { ContentsType } from "../../db/schema";
 import { PRICE_FILTERS, SEARCH_TYPES, type SearchFilter, type SearchType } from "./filters";
 
 /**
@@ -36,6 +38,7 @@ export interface Facets {
 }
 
 const CONTENT_TYPES = SEARCH_TYPES.filter((t): t is ContentsType => t !== "all");
+const PRICE_TYPES = ["paid", "free", "benefit"] as const;
 const PRICE_CODES = { paid: 1, free: 2, benefit: 3 } as const;
 
 async function catalogVersion(db: DB): Promise<string> {
@@ -43,46 +46,111 @@ async function catalogVersion(db: DB): Promise<string> {
   return String(row?.version ?? 0);
 }
 
-/** The catalog columns one item contributes. */
-export type FacetRow = Pick<
-  Content,
-  | "id"
-  | "contents_type"
-  | "status"
-  | "price_type"
-  | "contents_type_sub"
-  | "bpm"
-  | "duration_ms"
-  | "category_id"
-  | "genre_id"
-  | "mood_id"
-  | "popularity"
-  | "released_at"
->;
-
-async function load(db: DB, version: string): Promise<Facets> {
-  const rows = await db
-    .selectFrom("contents")
-    .select([
-      "id",
-      "contents_type",
-      "status",
-      "price_type",
-      "contents_type_sub",
-      "bpm",
-      "duration_ms",
-      "category_id",
-      "genre_id",
-      "mood_id",
-      "popularity",
-      "released_at",
-    ])
-    .execute();
-  return buildFacets(rows, version);
+/** Parses "3,-1,42" (an aggregate of integers) into an array. */
+export function parseIntList(text: string | null | undefined): Int32Array {
+  if (!text) return new Int32Array(0);
+  const out = new Int32Array(text.length / 2 + 1);
+  let n = 0;
+  let value = 0;
+  let sign = 1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 44) {
+      out[n++] = sign * value;
+      value = 0;
+      sign = 1;
+    } else if (c === 45) sign = -1;
+    else value = value * 10 + (c - 48);
+  }
+  out[n++] = sign * value;
+  return out.subarray(0, n);
 }
 
-export function buildFacets(rows: FacetRow[], version: string): Facets {
-  const capacity = rows.reduce((max, r) => Math.max(max, r.id), 0) + 1;
+/** The facet columns of the active items, one array per column, in the same item order. */
+export interface FacetColumns {
+  id: Int32Array;
+  /** 1 + the index in CONTENT_TYPES. */
+  type: Int32Array;
+  /** 1 paid, 2 free, 3 benefit. */
+  price: Int32Array;
+  sub: Int32Array;
+  /** -1 for none (so are duration's); 0 for no category, genre or mood. */
+  bpm: Int32Array;
+  duration: Int32Array;
+  category: Int32Array;
+  genre: Int32Array;
+  mood: Int32Array;
+  popularity: Int32Array;
+  released: string[];
+}
+
+/**
+ * Reads the columns in one pass as one aggregated value per column (a row per item would cost several
+ * times more to hand over); the narrow index contents_search_cover answers it without reading the wide rows.
+ */
+async function load(db: DB, version: string): Promise<Facets> {
+  const pg = isPostgres(db);
+  const agg = (e: RawBuilder<unknown>) => (pg ? sql`string_agg(CAST(${e} AS text), ',')` : sql`group_concat(${e})`);
+  const code = (column: string, values: readonly string[]) =>
+    sql`CASE ${sql.ref(column)} ${sql.join(
+      values.map((v, i) => sql`WHEN ${sql.lit(v)} THEN ${sql.lit(i + 1)}`),
+      sql` `,
+    )} ELSE 0 END`;
+  const or = (column: string, none: number) => sql`COALESCE(${sql.ref(column)}, ${sql.lit(none)})`;
+  const { rows } = await sql<Record<keyof FacetColumns, string | null>>`SELECT
+    ${agg(sql.ref("id"))} AS id,
+    ${agg(code("contents_type", CONTENT_TYPES))} AS type,
+    ${agg(code("price_type", PRICE_TYPES))} AS price,
+    ${agg(or("contents_type_sub", 0))} AS sub,
+    ${agg(or("bpm", -1))} AS bpm,
+    ${agg(or("duration_ms", -1))} AS duration,
+    ${agg(or("category_id", 0))} AS category,
+    ${agg(or("genre_id", 0))} AS genre,
+    ${agg(or("mood_id", 0))} AS mood,
+    ${agg(sql.ref("popularity"))} AS popularity,
+    ${agg(sql.ref("released_at"))} AS released
+    FROM contents WHERE status = 'active'`.execute(db);
+  const r = rows[0];
+  return buildFacets(
+    {
+      id: parseIntList(r?.id),
+      type: parseIntList(r?.type),
+      price: parseIntList(r?.price),
+      sub: parseIntList(r?.sub),
+      bpm: parseIntList(r?.bpm),
+      duration: parseIntList(r?.duration),
+      category: parseIntList(r?.category),
+      genre: parseIntList(r?.genre),
+      mood: parseIntList(r?.mood),
+      popularity: parseIntList(r?.popularity),
+      released: r?.released ? r.released.split(",") : [],
+    },
+    version,
+  );
+}
+
+/**
+ * The ids in order of a numeric key (ascending), then id: sorts key × 2^k + id as plain numbers, which is
+ * exact while the product stays within 2^53, and much faster than a comparator.
+ */
+function orderBy(ids: Int32Array, key: (i: number) => number, keyRange: number, capacity: number): Int32Array {
+  const scale = 2 ** Math.ceil(Math.log2(capacity + 1));
+  const out = new Int32Array(ids.length);
+  if (keyRange * scale < 2 ** 53) {
+    const keys = new Float64Array(ids.length);
+    for (let i = 0; i < ids.length; i++) keys[i] = key(i) * scale + ids[i];
+    keys.sort();
+    for (let i = 0; i < keys.length; i++) out[i] = keys[i] % scale;
+    return out;
+  }
+  const index = Array.from(ids.keys()).sort((a, b) => key(a) - key(b) || ids[a] - ids[b]);
+  for (let i = 0; i < index.length; i++) out[i] = ids[index[i]];
+  return out;
+}
+
+/** The facets of the active items' columns. */
+export function buildFacets(c: FacetColumns, version: string): Facets {
+  const capacity = c.id.reduce((max, id) => Math.max(max, id), 0) + 1;
   const f: Facets = {
     version,
     capacity,
@@ -99,36 +167,52 @@ export function buildFacets(rows: FacetRow[], version: string): Facets {
     recentRank: new Int32Array(capacity),
     byRecent: new Int32Array(0),
   };
-  const popularity = new Float64Array(capacity);
-  const released: string[] = new Array(capacity);
-  const active: number[] = [];
-  for (const r of rows) {
-    if (r.status !== "active") continue;
-    const id = r.id;
-    active.push(id);
-    f.type[id] = CONTENT_TYPES.indexOf(r.contents_type) + 1;
-    f.price[id] = PRICE_CODES[r.price_type] ?? 0;
-    f.sub[id] = r.contents_type_sub ?? 0;
-    f.bpm[id] = r.bpm ?? -1;
-    f.duration[id] = r.duration_ms ?? -1;
-    f.category[id] = r.category_id ?? 0;
-    f.genre[id] = r.genre_id ?? 0;
-    f.mood[id] = r.mood_id ?? 0;
-    popularity[id] = Number(r.popularity);
-    released[id] = r.released_at;
+  for (let i = 0; i < c.id.length; i++) {
+    const id = c.id[i];
+    f.type[id] = c.type[i];
+    f.price[id] = c.price[i];
+    f.sub[id] = c.sub[i];
+    f.bpm[id] = c.bpm[i];
+    f.duration[id] = c.duration[i];
+    f.category[id] = c.category[i];
+    f.genre[id] = c.genre[i];
+    f.mood[id] = c.mood[i];
   }
-  f.byPopular = Int32Array.from(active).sort((a, b) => popularity[b] - popularity[a] || a - b);
-  f.byRecent = Int32Array.from(active).sort((a, b) => (released[a] < released[b] ? 1 : released[a] > released[b] ? -1 : a - b));
-  f.byPopular.forEach((id, i) => {
-    f.popularRank[id] = i;
-  });
-  f.byRecent.forEach((id, i) => {
-    f.recentRank[id] = i;
-  });
+  // Most popular first: ascending by (highest popularity - popularity).
+  let top = 0;
+  let bottom = 0;
+  for (const p of c.popularity) {
+    top = Math.max(top, p);
+    bottom = Math.min(bottom, p);
+  }
+  f.byPopular = orderBy(c.id, (i) => top - c.popularity[i], top - bottom + 1, capacity);
+  // Newest first: each item by the position of its release time among the distinct ones, newest at 0.
+  const times = Float64Array.from(c.released, (t) => Date.parse(t) || 0);
+  const sorted = Float64Array.from(times).sort();
+  let distinct = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[distinct++] = sorted[i];
+  const newer = (t: number) => {
+    let lo = 0;
+    let hi = distinct;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid] <= t) lo = mid + 1;
+      else hi = mid;
+    }
+    return distinct - lo;
+  };
+  f.byRecent = orderBy(c.id, (i) => newer(times[i]), distinct + 1, capacity);
+  for (let i = 0; i < f.byPopular.length; i++) f.popularRank[f.byPopular[i]] = i;
+  for (let i = 0; i < f.byRecent.length; i++) f.recentRank[f.byRecent[i]] = i;
   return f;
 }
 
-const cache = new WeakMap<DB, Promise<Facets>>();
+/**
+ * Per database handle. Kept on globalThis so the server entry (which loads them at start) and the built app's
+ * own copy of this module share one set.
+ */
+const cache: WeakMap<DB, Promise<Facets>> = ((globalThis as Record<symbol, unknown>)[Symbol.for("asset-market.search-facets")] ??=
+  new WeakMap()) as WeakMap<DB, Promise<Facets>>;
 
 /** The facets of the catalog as it is now: reloaded when the catalog version moved since they were loaded. */
 export async function currentFacets(db: DB): Promise<Facets> {
