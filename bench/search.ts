@@ -1,5 +1,5 @@
 // Search latency in the domain function (keyword + two filters + per-type counts), over rotating queries,
-// on a big catalog. SQLite always; PostgreSQL too when BENCH_PG_URL is set (an empty database).
+// on a big catalog: SQLite, and PostgreSQL when BENCH_PG_URL is set (an empty database).
 //   SEED_SIZE=100000 node --import tsx bench/search.ts
 import fs from "node:fs";
 import os from "node:os";
@@ -31,8 +31,11 @@ async function bench(db: DB, label: string) {
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "market-search-bench-"));
 const results = [];
-const targets: [string, string][] = [["sqlite", `file:${tmp}/search.sqlite`]];
-if (process.env.BENCH_PG_URL) targets.push(["postgres", process.env.BENCH_PG_URL]);
+// BENCH_ENGINES=postgres measures one engine only (a 1,000,000-item seed takes minutes on each).
+const engines = (process.env.BENCH_ENGINES ?? "sqlite,postgres").split(",");
+const targets: [string, string][] = [];
+if (engines.includes("sqlite")) targets.push(["sqlite", `file:${tmp}/search.sqlite`]);
+if (process.env.BENCH_PG_URL && engines.includes("postgres")) targets.push(["postgres", process.env.BENCH_PG_URL]);
 for (const [label, url] of targets) {
   const db = createDb(url);
   await migrateToLatest(db);

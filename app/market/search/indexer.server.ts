@@ -98,12 +98,13 @@ export async function reindexContents(db: DB, ids?: number[]): Promise<number> {
 
 /**
  * Builds the search index when the catalog has items but the index has none (a database that existed
- * before the search migration, or one restored without it). Called at start; cheap when the index is there.
+ * before the search migration, one whose index a migration rebuilt, or one restored without it). Called at
+ * start; cheap when the index is there. One transaction, so a build cut short leaves no half index behind.
  */
 export async function ensureSearchIndex(db: DB): Promise<number> {
   const table = isPostgres(db) ? sql`search_documents` : sql`search_fts`;
   const indexed = await sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT 1 FROM ${table} LIMIT 1) AS t`.execute(db);
   if (Number(indexed.rows[0]?.n ?? 0) > 0) return 0;
   const any = await db.selectFrom("contents").select("id").limit(1).executeTakeFirst();
-  return any ? reindexContents(db) : 0;
+  return any ? db.transaction().execute((trx) => reindexContents(trx)) : 0;
 }
