@@ -7,7 +7,7 @@ import { CARD_COLUMNS, type ContentCard, toCard } from "../catalog/cards.server"
 import { listKeywords } from "../catalog/landing.server";
 import { BPM_BANDS } from "../rules";
 import { type Clause, editDistance, normalize, parseQuery, toFts5, toTsquery, typoCandidates } from "./analyze";
-import { currentFacets, type Facets, pageOf, selectMatches } from "./facets.server";
+import { currentFacets, type Facets, pageOf, parseIntList, selectMatches } from "./facets.server";
 import { PRICE_FILTERS, type SearchFilter, type SearchType } from "./filters";
 
 export interface SearchResult {
@@ -18,23 +18,6 @@ export interface SearchResult {
   corrected: string | null;
   related: string[];
   recommended: string[];
-}
-
-/** Parses "3,17,42" (an aggregate of ids) into an array. */
-function parseIds(text: string | null | undefined): Int32Array {
-  if (!text) return new Int32Array(0);
-  const out = new Int32Array(text.length / 2 + 1);
-  let n = 0;
-  let value = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 44) {
-      out[n++] = value;
-      value = 0;
-    } else value = value * 10 + (c - 48);
-  }
-  out[n++] = value;
-  return out.subarray(0, n);
 }
 
 /**
@@ -49,13 +32,13 @@ async function matchIds(db: DB, clauses: Clause[], field?: "title" | "tags"): Pr
       ? sql<{ ids: string | null }>`SELECT string_agg(content_id::text, ',') AS ids FROM search_fields WHERE ${sql.ref(field)} @@ ${query}`
       : sql<{ ids: string | null }>`SELECT string_agg(content_id::text, ',') AS ids FROM search_documents WHERE document @@ ${query}`
     ).execute(db);
-    return parseIds(rows[0]?.ids);
+    return parseIntList(rows[0]?.ids);
   }
   const expression = field ? `${field} : (${toFts5(clauses)})` : toFts5(clauses);
   const { rows } = await sql<{
     ids: string | null;
   }>`SELECT group_concat(rowid) AS ids FROM search_fts WHERE search_fts MATCH ${expression}`.execute(db);
-  return parseIds(rows[0]?.ids);
+  return parseIntList(rows[0]?.ids);
 }
 
 /**
