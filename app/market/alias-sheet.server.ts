@@ -1,12 +1,14 @@
 import { Readable } from "node:stream";
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
 
 /**
  * Reads a licence alias sheet: .xlsx or .csv, first column the product key, second the alias; a first row
  * that does not look like a product key is taken as a header and skipped.
  */
 export async function readAliasSheet(fileName: string, data: Buffer): Promise<{ serial: string; alias: string }[]> {
-  const workbook = new ExcelJS.Workbook();
+  // Loaded when a sheet arrives: the library takes a third of a second to load, which every start would pay.
+  const { default: Excel } = await import("exceljs");
+  const workbook = new Excel.Workbook();
   let sheet: ExcelJS.Worksheet | undefined;
   if (/\.csv$/i.test(fileName)) sheet = await workbook.csv.read(Readable.from(data));
   else if (/\.xlsx$/i.test(fileName)) {
