@@ -211,8 +211,10 @@ export function buildFacets(c: FacetColumns, version: string): Facets {
  * Per database handle. Kept on globalThis so the server entry (which loads them at start) and the built app's
  * own copy of this module share one set.
  */
-const cache: WeakMap<DB, Promise<Facets>> = ((globalThis as Record<symbol, unknown>)[Symbol.for("asset-market.search-facets")] ??=
-  new WeakMap()) as WeakMap<DB, Promise<Facets>>;
+const shared = globalThis as Record<symbol, WeakMap<DB, Promise<Facets>> | undefined>;
+const CACHE = Symbol.for("asset-market.search-facets");
+shared[CACHE] ??= new WeakMap();
+const cache = shared[CACHE];
 
 /** The facets of the catalog as it is now: reloaded when the catalog version moved since they were loaded. */
 export async function currentFacets(db: DB): Promise<Facets> {
