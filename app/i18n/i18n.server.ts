@@ -1,7 +1,7 @@
 import { createInstance, type i18n } from "i18next";
 import { fallbackLanguage, type Locale, supportedLanguages } from "./config";
 import { resources } from "./resources";
-import type { Bundle, TFunction } from "./translate";
+import { type Bundle, formatCount, type TFunction } from "./translate";
 
 /** Every language's bundle, for the server render (the document then carries only the page's language). */
 export const serverBundles: Record<Locale, Bundle> = { en: resources.en.common, ko: resources.ko.common };
@@ -20,7 +20,13 @@ function createServerI18n(locale: Locale): i18n {
     defaultNS: "common",
     ns: ["common"],
     resources,
-    interpolation: { escapeValue: false },
+    interpolation: {
+      escapeValue: false,
+      // `{{count}}` with digit grouping, as the browser's createT shows it.
+      alwaysFormat: true,
+      format: (value, _format, _lng, options) =>
+        options?.interpolationkey === "count" && typeof value === "number" ? formatCount(locale, value) : value,
+    },
     initImmediate: false,
   });
   return instance;

@@ -8,6 +8,11 @@ export type TFunction = (key: string, values?: TranslateValues) => string;
 const pluralRules: Record<Locale, Intl.PluralRules> = { en: new Intl.PluralRules("en"), ko: new Intl.PluralRules("ko") };
 const pluralOf = (locale: Locale, count: number) => pluralRules[locale].select(count);
 
+const numberFormats: Record<Locale, Intl.NumberFormat> = { en: new Intl.NumberFormat("en"), ko: new Intl.NumberFormat("ko") };
+
+/** A count as people read it: 31,072 (the same in both languages and on server and browser). */
+export const formatCount = (locale: Locale, count: number) => numberFormats[locale].format(count);
+
 function lookup(bundle: Bundle, key: string): string | undefined {
   let node: string | Bundle | undefined = bundle;
   for (const part of key.split(".")) {
@@ -20,7 +25,8 @@ function lookup(bundle: Bundle, key: string): string | undefined {
 /**
  * The translation function over one language's bundle, with the subset of i18next's format the locale files use:
  * '.'-separated keys, `{{name}}` placeholders (not escaped: React escapes), and plurals chosen by `count` through
- * `Intl.PluralRules` from `key_one` / `key_other` / ... falling back to `key`. A missing key answers the key itself.
+ * `Intl.PluralRules` from `key_one` / `key_other` / ... falling back to `key`; `{{count}}` shows the count with
+ * digit grouping (formatCount). A missing key answers the key itself.
  */
 export function createT(locale: Locale, bundle: Bundle): TFunction {
   return (key, values) => {
@@ -32,6 +38,7 @@ export function createT(locale: Locale, bundle: Bundle): TFunction {
     if (!values || !text.includes("{{")) return text;
     return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => {
       const value = values[name];
+      if (name === "count" && typeof value === "number") return formatCount(locale, value);
       return value === undefined || value === null ? whole : String(value);
     });
   };

@@ -4,6 +4,7 @@ import { useEffect, useState } from "react";
 import { CardGrid } from "../components/content-card";
 import { Pagination } from "../components/pagination";
 import { useTranslation } from "../i18n/react";
+import { formatCount } from "../i18n/translate";
 import { bandOf, SEARCH_TYPES, type SearchFilter, searchFilterSchema } from "../market/search/filters";
 import { searchContents, searchFilterOptions } from "../market/search/search.server";
 import { cacheHeaders } from "../utils/cache";
@@ -120,7 +121,7 @@ export default function SearchPage() {
           {SEARCH_TYPES.map((type) => (
             <li key={type}>
               <Link to={tabHref(type, filter)} aria-current={type === filter.type ? "page" : undefined}>
-                {t(`search.type.${type}`)} <span className="badge">{result.counts[type]}</span>
+                {t(`search.type.${type}`)} <span className="badge">{formatCount(locale, result.counts[type])}</span>
               </Link>
             </li>
           ))}

@@ -26,6 +26,7 @@ describe("translate", () => {
     expect(en("cart.items", { count: 1 })).toBe("1 item");
     expect(en("cart.items", { count: 0 })).toBe("0 items");
     expect(en("cart.items", { count: 7 })).toBe("7 items");
+    expect(en("cart.items", { count: 31072 })).toBe("31,072 items");
     // Korean has a single plural category, 'other'.
     expect(createT("ko", bundle)("cart.items", { count: 1 })).toBe("1 items");
   });
@@ -51,7 +52,7 @@ describe("the browser's createT and the server's i18next agree", () => {
         const values = Object.fromEntries(names.map((n, i) => [n, `<${n}-${i}>`]));
         expect(browser(key), key).toBe(server(key));
         expect(browser(key, values), key).toBe(server(key, values));
-        for (const count of [0, 1, 2, 5, 21])
+        for (const count of [0, 1, 2, 5, 21, 31072])
           expect(browser(key, { ...values, count }), `${key} ${count}`).toBe(server(key, { ...values, count }));
         checked++;
       }

@@ -39,7 +39,8 @@ export interface Facets {
 
 const CONTENT_TYPES = SEARCH_TYPES.filter((t): t is ContentsType => t !== "all");
 const PRICE_TYPES = ["paid", "free", "benefit"] as const;
-const PRICE_CODES = { paid: 1, free: 2, benefit: 3 } as const;
+/** Price types are coded by their position in PRICE_TYPES, from 1 (as the loader's SQL codes them). */
+const PRICE_CODES = Object.fromEntries(PRICE_TYPES.map((t, i) => [t, i + 1])) as Record<(typeof PRICE_TYPES)[number], number>;
 
 async function catalogVersion(db: DB): Promise<string> {
   const row = await db.selectFrom("search_state").select("version").where("id", "=", 1).executeTakeFirst();
@@ -49,7 +50,7 @@ async function catalogVersion(db: DB): Promise<string> {
 /** Parses "3,-1,42" (an aggregate of integers) into an array. */
 export function parseIntList(text: string | null | undefined): Int32Array {
   if (!text) return new Int32Array(0);
-  const out = new Int32Array(text.length / 2 + 1);
+  const out = new Int32Array(Math.ceil(text.length / 2) + 1);
   let n = 0;
   let value = 0;
   let sign = 1;
