@@ -44,9 +44,10 @@ async function matchIds(db: DB, clauses: Clause[], field?: "title" | "tags"): Pr
 /**
  * The Best Match tier of the candidates (1 title, 2 tags, 3 the rest), as far as the first `need` of them in
  * Best Match order depend on it. PostgreSQL first reads the tiers of the most popular candidates from their
- * own title and tag vectors, by key: when their titles alone fill the page, no other item can come before them (every other
- * title hit is less popular). Otherwise, and always on SQLite (where a title-only match costs about what
- * the match did), the title hits, then if still needed the tag hits, come from the full-text index.
+ * own title and tag vectors, by key: when their titles alone fill the page, no other item can come before
+ * them (every other title hit is less popular). Otherwise, and always on SQLite (where a title-only match
+ * costs about what the match did), the title hits, then if still needed the tag hits, come from the
+ * full-text index.
  */
 async function bestMatchTiers(db: DB, facets: Facets, clauses: Clause[], candidates: Int32Array, need: number, probes: number[]) {
   const tiers = new Uint8Array(facets.capacity).fill(3);
