@@ -109,7 +109,9 @@ const cardHrefs = (page: Page, lang: Lang) =>
 
 /** One result-type tab ("Audio 16"). */
 const tabLink = (page: Page, lang: Lang, tab: keyof (typeof T)["en"]["tab"]) =>
-  page.getByRole("navigation", { name: T[lang].tabs, exact: true }).getByRole("link", { name: new RegExp(`^${T[lang].tab[tab]} [\\d,]+$`) });
+  page
+    .getByRole("navigation", { name: T[lang].tabs, exact: true })
+    .getByRole("link", { name: new RegExp(`^${T[lang].tab[tab]} [\\d,]+$`) });
 
 /** The count badge of one result-type tab. */
 const tabBadge = async (page: Page, lang: Lang, tab: keyof (typeof T)["en"]["tab"]) =>
