@@ -7,7 +7,7 @@ import path from "node:path";
 import { createDb, type DB, migrateToLatest } from "../app/db/db.server";
 import { seedDatabase } from "../app/db/seed/index.server";
 import { currentFacets } from "../app/market/search/facets.server";
-import { searchFilterSchema } from "../app/market/search/filters";
+import { searchFilterSchema } from "../app/market/search/filter-schema.server";
 import { searchContents } from "../app/market/search/search.server";
 import { FILTERS, WORDS } from "./queries";
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { SEARCH_TYPES, searchFilterSchema } from "../market/search/filters";
+import { searchFilterSchema } from "../market/search/filter-schema.server";
+import { SEARCH_TYPES } from "../market/search/filters";
 import { searchContents, searchFilterOptions } from "../market/search/search.server";
 import { ok } from "./envelope.server";
 import type { ApiRoute } from "./router.server";

@@ -1,32 +1,24 @@
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
-import { Form, isRouteErrorResponse, useActionData, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId } from "react";
-import { z } from "zod";
 import { Pagination } from "../components/pagination";
 import { fixedT } from "../i18n/i18n.server";
 import { useTranslation } from "../i18n/react";
-import { activeBenefitIds, benefitEligibility, benefitItems } from "../market/downloads/benefits.server";
-import { createBridge, downloadLicenseOf, installationProblem } from "../market/downloads/downloads.server";
-import type { LicenseIdentity } from "../market/licenses.server";
-import { readEmbeddedLicense } from "./licence.server";
-
-/** The installation check's message key, or null. The webview is the Windows editor, so `windows` is true. */
-function installationProblemKey(licence: LicenseIdentity): string | null {
-  const code = installationProblem(downloadLicenseOf(licence), true);
-  return code ? `download.error.${code}` : null;
-}
-
-const query = z.object({ page: z.coerce.number().int().min(1).max(10_000).catch(1) });
+import { pageQuery } from "../market/catalog/queries.server";
+import { benefitItems } from "../market/downloads/benefits.server";
+import { downloadLicenseOf } from "../market/downloads/downloads.server";
+import { startBenefitHandOver } from "../market/downloads/hand-over.server";
+import { chosenIds } from "../utils/input.server";
+import { installationProblemKey, requireEmbeddedLicense } from "./licence.server";
+import { EmbeddedErrorBoundary, embeddedMeta } from "./route-parts";
 
 /**
  * /mypage/sw/benefit: benefit content (20 a page, newest first) and whether the licence the editor runs can take
  * it — a market account behind the licence and a paid purchase by that account; the page says which is missing.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const identity = await readEmbeddedLicense(request, context);
-  if (identity.state !== "ok") throw data(null, { status: identity.state === "invalid" ? 403 : 401 });
-  const q = query.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const licence = identity.license;
+  const licence = await requireEmbeddedLicense(request, context);
+  const q = pageQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
   const result = await benefitItems(context.db, licence, context.locale, q.page);
   const t = fixedT(context.locale);
   return {
@@ -41,33 +33,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-// No `headers` export: the layout's (private, no-store; the licence cookie on a first visit) apply as they are.
+export const meta = embeddedMeta;
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
-  const layout = matches.find((m) => m.id === "embedded")?.data as { title?: string } | undefined;
-  return [{ title: data?.title ?? layout?.title }, { name: "robots", content: "noindex" }];
-};
-
-const ids = z.preprocess((v) => (Array.isArray(v) ? v : v === undefined ? [] : [v]), z.array(z.coerce.number().int().positive()).max(100));
-
-/**
- * Hands the chosen benefit items to the editor (mode "free"): the licence is the webview's own, never a posted
- * one; it must be eligible; only active benefit content goes.
- */
+/** Hands the chosen benefit items to the editor: the licence is the webview's own, never a posted one. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const identity = await readEmbeddedLicense(request, context);
-  if (identity.state !== "ok") throw data(null, { status: identity.state === "invalid" ? 403 : 401 });
-  const licence = identity.license;
-  const form = await request.formData();
-  const chosen = ids.safeParse(form.getAll("item"));
+  const licence = await requireEmbeddedLicense(request, context);
+  const selected = chosenIds(await request.formData(), "item");
   const problem = installationProblemKey(licence);
   if (problem) return data({ error: problem }, { status: 403 });
-  const { eligible, reason } = await benefitEligibility(context.db, licence);
-  if (!eligible) return data({ error: `embedded.benefitReason.${reason}` }, { status: 403 });
-  const selected = [...new Set(chosen.success ? chosen.data : [])];
-  const contentIds = await activeBenefitIds(context.db, selected);
-  if (contentIds.length === 0) return redirect("/mypage/sw/download/start?none=1&from=benefit");
-  const token = await createBridge(context.db, { licenseId: licence.id, userId: licence.userId, contentIds, mode: "free" });
+  const { token, refused } = await startBenefitHandOver(context.db, { license: downloadLicenseOf(licence), selected, windows: true });
+  if (refused) return data({ error: `embedded.benefitReason.${refused}` }, { status: 403 });
+  if (!token) return redirect("/mypage/sw/download/start?none=1&from=benefit");
   return redirect(`/mypage/sw/download/start?token=${token}&from=benefit`);
 }
 
@@ -145,15 +121,4 @@ export default function EmbeddedBenefits() {
   );
 }
 
-/** Inside the layout: without a licence the layout already says why (401/403); anything else is a service error. */
-export function ErrorBoundary() {
-  const error = useRouteError();
-  const { t } = useTranslation();
-  if (isRouteErrorResponse(error) && (error.status === 401 || error.status === 403)) return null;
-  return (
-    <section className="message-page">
-      <h1>{t("errorService.title")}</h1>
-      <p role="alert">{t("errorService.message")}</p>
-    </section>
-  );
-}
+export const ErrorBoundary = EmbeddedErrorBoundary;

@@ -1,10 +1,11 @@
-import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
 import { EditorHandOver } from "../components/downloads";
 import { fixedT } from "../i18n/i18n.server";
 import { useTranslation } from "../i18n/react";
 import { editorDownloadLink, isBridgeToken } from "../market/downloads/editor-link";
-import { readEmbeddedLicense } from "./licence.server";
+import { requireEmbeddedLicense } from "./licence.server";
+import { EmbeddedErrorBoundary, embeddedMeta } from "./route-parts";
 
 /**
  * /mypage/sw/download/start: hands a download to the editor (a deep link carrying the one-time token only this
@@ -12,8 +13,7 @@ import { readEmbeddedLicense } from "./licence.server";
  * items were left out (expired), or that nothing was left to download (then there is no token).
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const identity = await readEmbeddedLicense(request, context);
-  if (identity.state !== "ok") throw data(null, { status: identity.state === "invalid" ? 403 : 401 });
+  await requireEmbeddedLicense(request, context);
   const url = new URL(request.url);
   const token = url.searchParams.get("token") ?? "";
   const origin = context.env.PUBLIC_URL ?? url.origin;
@@ -28,12 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-// No `headers` export: the layout's (private, no-store; the licence cookie on a first visit) apply as they are.
-
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
-  const layout = matches.find((m) => m.id === "embedded")?.data as { title?: string } | undefined;
-  return [{ title: data?.title ?? layout?.title }, { name: "robots", content: "noindex" }];
-};
+export const meta = embeddedMeta;
 
 export default function EmbeddedDownloadStart() {
   const { deepLink, none, excluded, back } = useLoaderData<typeof loader>();
@@ -65,15 +60,4 @@ export default function EmbeddedDownloadStart() {
   );
 }
 
-/** Inside the layout: without a licence the layout already says why (401/403); anything else is a service error. */
-export function ErrorBoundary() {
-  const error = useRouteError();
-  const { t } = useTranslation();
-  if (isRouteErrorResponse(error) && (error.status === 401 || error.status === 403)) return null;
-  return (
-    <section className="message-page">
-      <h1>{t("errorService.title")}</h1>
-      <p role="alert">{t("errorService.message")}</p>
-    </section>
-  );
-}
+export const ErrorBoundary = EmbeddedErrorBoundary;

@@ -1,22 +1,17 @@
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
-import { Form, isRouteErrorResponse, useActionData, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId } from "react";
-import { z } from "zod";
 import { DownloadTable } from "../components/downloads";
 import { fixedT } from "../i18n/i18n.server";
 import { useTranslation } from "../i18n/react";
-import { downloadLicenseOf, installationProblem } from "../market/downloads/downloads.server";
+import { downloadLicenseOf } from "../market/downloads/downloads.server";
 import { startHandOver } from "../market/downloads/hand-over.server";
 import { downloadLibrary, downloadRows } from "../market/downloads/library.server";
-import type { LicenseIdentity } from "../market/licenses.server";
+import { licenceLabel } from "../market/licenses.server";
 import { seoulText } from "../utils/dates";
-import { readEmbeddedLicense } from "./licence.server";
-
-/** The installation check's message key, or null. The webview is the Windows editor, so `windows` is true. */
-function installationProblemKey(licence: LicenseIdentity): string | null {
-  const code = installationProblem(downloadLicenseOf(licence), true);
-  return code ? `download.error.${code}` : null;
-}
+import { chosenIds } from "../utils/input.server";
+import { installationProblemKey, requireEmbeddedLicense } from "./licence.server";
+import { EmbeddedErrorBoundary, embeddedMeta } from "./route-parts";
 
 /**
  * /mypage/sw/download: what the licence the editor runs can download — purchases and pass downloads with their
@@ -24,10 +19,8 @@ function installationProblemKey(licence: LicenseIdentity): string | null {
  * passes left — and a plain form that hands the chosen items to the editor through /mypage/sw/download/start.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const identity = await readEmbeddedLicense(request, context);
-  if (identity.state !== "ok") throw data(null, { status: identity.state === "invalid" ? 403 : 401 });
+  const licence = await requireEmbeddedLicense(request, context);
   const locale = context.locale;
-  const licence = identity.license;
   const library = await downloadLibrary(context.db, licence.id, locale);
   const text = (iso: string) => seoulText(iso, locale, "date");
   const t = fixedT(locale);
@@ -36,19 +29,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     rows: downloadRows(library, locale),
     passes: library.passes.map((p) => ({ id: p.id, group: p.group, remaining: p.remaining, total: p.total, until: text(p.expiresAt) })),
     problem: installationProblemKey(licence),
-    licence: licence.alias ? `${licence.alias} · ${licence.serial}` : licence.serial,
+    licence: licenceLabel(licence),
     title: `${t("download.title")} | ${t("embedded.title")}`,
   };
 }
 
-// No `headers` export: the layout's (private, no-store; the licence cookie on a first visit) apply as they are.
-
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
-  const layout = matches.find((m) => m.id === "embedded")?.data as { title?: string } | undefined;
-  return [{ title: data?.title ?? layout?.title }, { name: "robots", content: "noindex" }];
-};
-
-const ids = z.preprocess((v) => (Array.isArray(v) ? v : v === undefined ? [] : [v]), z.array(z.coerce.number().int().positive()).max(100));
+export const meta = embeddedMeta;
 
 /**
  * Hands the chosen items to the editor. The licence is the webview's own (headers or signed cookie), never a
@@ -56,17 +42,14 @@ const ids = z.preprocess((v) => (Array.isArray(v) ? v : v === undefined ? [] : [
  * start page says so.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const identity = await readEmbeddedLicense(request, context);
-  if (identity.state !== "ok") throw data(null, { status: identity.state === "invalid" ? 403 : 401 });
-  const licence = identity.license;
-  const form = await request.formData();
-  const chosen = ids.safeParse(form.getAll("item"));
+  const licence = await requireEmbeddedLicense(request, context);
+  const selected = chosenIds(await request.formData(), "item");
   const problem = installationProblemKey(licence);
   if (problem) return data({ error: problem }, { status: 403 });
   const { token, excluded } = await startHandOver(context.db, {
     license: downloadLicenseOf(licence),
     userId: licence.userId,
-    selected: chosen.success ? chosen.data : [],
+    selected,
     windows: true,
     locale: context.locale,
   });
@@ -113,15 +96,4 @@ export default function EmbeddedDownloads() {
   );
 }
 
-/** Inside the layout: without a licence the layout already says why (401/403); anything else is a service error. */
-export function ErrorBoundary() {
-  const error = useRouteError();
-  const { t } = useTranslation();
-  if (isRouteErrorResponse(error) && (error.status === 401 || error.status === 403)) return null;
-  return (
-    <section className="message-page">
-      <h1>{t("errorService.title")}</h1>
-      <p role="alert">{t("errorService.message")}</p>
-    </section>
-  );
-}
+export const ErrorBoundary = EmbeddedErrorBoundary;

@@ -1,4 +1,5 @@
-import { type AppLoadContext, createCookie } from "@remix-run/node";
+import { type AppLoadContext, createCookie, data } from "@remix-run/node";
+import { downloadLicenseOf, installationProblem } from "../market/downloads/downloads.server";
 import { identifyLicense, type LicenseIdentity } from "../market/licenses.server";
 import { sessionSecret } from "../utils/cookies.server";
 
@@ -38,4 +39,20 @@ export async function readEmbeddedLicense(request: Request, context: AppLoadCont
     if (license) return { state: "ok", license, setCookie: null };
   }
   return { state: "missing" };
+}
+
+/**
+ * The licence of the editor that opened the page. Without one, the response is thrown: 401 when there is none,
+ * 403 when the headers or cookie name another installation (the layout then says which).
+ */
+export async function requireEmbeddedLicense(request: Request, context: AppLoadContext): Promise<LicenseIdentity> {
+  const identity = await readEmbeddedLicense(request, context);
+  if (identity.state !== "ok") throw data(null, { status: identity.state === "invalid" ? 403 : 401 });
+  return identity.license;
+}
+
+/** The installation check's message key for the webview, or null. The webview is the Windows editor. */
+export function installationProblemKey(licence: LicenseIdentity): string | null {
+  const code = installationProblem(downloadLicenseOf(licence), true);
+  return code ? `download.error.${code}` : null;
 }

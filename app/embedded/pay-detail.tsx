@@ -1,25 +1,23 @@
-import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
-import { z } from "zod";
 import { fixedT } from "../i18n/i18n.server";
 import { useTranslation } from "../i18n/react";
 import { formatMoney } from "../market/money";
 import { orderDetail } from "../market/orders/history.server";
 import { seoulText } from "../utils/dates";
-import { readEmbeddedLicense } from "./licence.server";
-
-const idSchema = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+import { positiveId } from "../utils/input.server";
+import { requireEmbeddedLicense } from "./licence.server";
+import { embeddedMeta } from "./route-parts";
 
 /**
  * /mypage/sw/pay/{id}: one payment of the licence the editor runs, read-only (cancelling stays on the
  * storefront's /mypage/pay/{id}). Another licence's payment is a 404, the same as one that does not exist.
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const identity = await readEmbeddedLicense(request, context);
-  if (identity.state !== "ok") throw data(null, { status: identity.state === "invalid" ? 403 : 401 });
-  const id = idSchema.safeParse(params.id);
+  const licence = await requireEmbeddedLicense(request, context);
+  const id = positiveId.safeParse(params.id);
   const locale = context.locale;
-  const order = id.success ? await orderDetail(context.db, { licenseId: identity.license.id }, id.data, locale) : null;
+  const order = id.success ? await orderDetail(context.db, { licenseId: licence.id }, id.data, locale) : null;
   if (!order) throw data(null, { status: 404 });
   const money = (n: number) => formatMoney(n, order.currency, locale);
   const t = fixedT(locale);
@@ -68,12 +66,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   };
 }
 
-// No `headers` export: the layout's (private, no-store; the licence cookie on a first visit) apply as they are.
-
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
-  const layout = matches.find((m) => m.id === "embedded")?.data as { title?: string } | undefined;
-  return [{ title: data?.title ?? layout?.title }, { name: "robots", content: "noindex" }];
-};
+export const meta = embeddedMeta;
 
 export default function EmbeddedPaymentDetail() {
   const { order } = useLoaderData<typeof loader>();

@@ -214,3 +214,6 @@ export async function hasActiveLicense(db: DB, userId: number, now = new Date())
     .executeTakeFirst();
   return Boolean(row);
 }
+
+/** How a licence is named to its owner: its alias and product key, or the key alone. */
+export const licenceLabel = (l: { alias: string | null; serial: string }) => (l.alias ? `${l.alias} · ${l.serial}` : l.serial);

@@ -1,7 +1,6 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useRef, useState } from "react";
-import { z } from "zod";
 import { detailHref, PriceTag } from "../components/content-card";
 import { useTranslation } from "../i18n/react";
 import {
@@ -15,36 +14,15 @@ import {
   removeCartPasses,
   removeFromCart,
 } from "../market/cart.server";
-import { CART_OUTCOMES } from "../market/cart-outcomes";
-import { CONTENT_TYPES } from "../market/catalog/detail.server";
+import { cartOutcomeParam, contentTypeParam } from "../market/catalog/queries.server";
 import { MarketError } from "../market/errors";
 import { formatMoney, vatOf, withVat } from "../market/money";
 import { cartOwner } from "../utils/cart-owner.server";
+import { cartActionSchema } from "../utils/input.server";
 import { pageSeo } from "../utils/page.server";
 import { startPay } from "../utils/pay-session.server";
 import { safePath } from "../utils/redirect";
 import { seoMeta } from "../utils/seo";
-
-const ids = z.preprocess((v) => (Array.isArray(v) ? v : v === undefined ? [] : [v]), z.array(z.coerce.number().int().positive()).max(100));
-
-/** One schema per intent of the cart form (a discriminated union, Hydrogen-style intent switch). */
-export const cartActionSchema = z.discriminatedUnion("intent", [
-  z.object({
-    intent: z.literal("add"),
-    code: z.string().regex(/^[A-Z]{2}\d{7}$/),
-    redirectTo: z.string().optional(),
-    js: z.string().optional(),
-  }),
-  z.object({ intent: z.literal("remove"), cart_id: ids, pass_line: ids }),
-  z.object({ intent: z.literal("favorite"), cart_id: ids }),
-  z.object({ intent: z.literal("buy"), cart_id: ids, pass_line: ids }),
-  z.object({
-    intent: z.literal("addPass"),
-    pass: z.coerce.number().int().positive(),
-    redirectTo: z.string().optional(),
-    js: z.string().optional(),
-  }),
-]);
 
 function formObject(form: FormData) {
   const out: Record<string, unknown> = {};
@@ -57,18 +35,14 @@ function formObject(form: FormData) {
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  const type = z
-    .enum(CONTENT_TYPES)
-    .optional()
-    .catch(undefined)
-    .parse(url.searchParams.get("type") ?? undefined);
+  const type = contentTypeParam.parse(url.searchParams.get("type") ?? undefined);
   const { owner, viewer } = await cartOwner(request, context);
   const [cart, seo, passes] = await Promise.all([
     listCart(context.db, owner, context.locale, type),
     pageSeo(request, context, { titleKey: "cart.title" }),
     viewer && !type ? listCartPasses(context.db, viewer.id, context.locale) : Promise.resolve([]),
   ]);
-  const outcome = z.enum(CART_OUTCOMES).nullable().catch(null).parse(url.searchParams.get("cart"));
+  const outcome = cartOutcomeParam.parse(url.searchParams.get("cart"));
   return { cart, passes, type: type ?? null, signedIn: Boolean(viewer), seo, locale: context.locale, outcome };
 }
 

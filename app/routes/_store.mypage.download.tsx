@@ -1,15 +1,16 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId } from "react";
-import { z } from "zod";
 import { DownloadTable } from "../components/downloads";
 import { useTranslation } from "../i18n/react";
 import { startHandOver } from "../market/downloads/hand-over.server";
 import { downloadLibrary, downloadRows } from "../market/downloads/library.server";
 import { isWindows } from "../market/downloads/rules";
 import { MarketError } from "../market/errors";
+import { licenceLabel } from "../market/licenses.server";
 import { requireViewer } from "../utils/auth.server";
 import { seoulText } from "../utils/dates";
+import { chosenIds, positiveId } from "../utils/input.server";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
@@ -33,7 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const library = licence ? await downloadLibrary(context.db, licence.id, context.locale) : null;
   const text = (iso: string) => seoulText(iso, context.locale, "date");
   return {
-    licences: licences.map((l) => ({ id: l.id, name: l.alias ? `${l.alias} · ${l.serial}` : l.serial })),
+    licences: licences.map((l) => ({ id: l.id, name: licenceLabel(l) })),
     licenceId: licence?.id ?? null,
     rows: library ? downloadRows(library, context.locale) : [],
     passes: library?.passes.map((p) => ({ ...p, untilText: text(p.expiresAt) })) ?? [],
@@ -44,14 +45,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
 
-const ids = z.preprocess((v) => (Array.isArray(v) ? v : v === undefined ? [] : [v]), z.array(z.coerce.number().int().positive()).max(100));
-
 /** Checks the installation, then hands the chosen items to the editor through the bridge page. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const form = await request.formData();
-  const licenseId = z.coerce.number().int().positive().safeParse(form.get("license"));
-  const chosen = ids.safeParse(form.getAll("item"));
+  const licenseId = positiveId.safeParse(form.get("license"));
   const licences = await memberLicences(context, viewer.id);
   const licence = licenseId.success ? licences.find((l) => l.id === licenseId.data) : undefined;
   if (!licence) return data({ error: "download.noLicence" }, { status: 400 });
@@ -65,7 +63,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         productVersion: licence.product_version,
       },
       userId: viewer.id,
-      selected: chosen.success ? chosen.data : [],
+      selected: chosenIds(form, "item"),
       windows: isWindows(request.headers.get("user-agent")),
       locale: context.locale,
     });

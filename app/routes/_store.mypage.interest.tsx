@@ -1,35 +1,19 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
 import { ContentCard } from "../components/content-card";
 import { useTranslation } from "../i18n/react";
-import { CONTENT_TYPES } from "../market/catalog/detail.server";
+import { contentTypeParam } from "../market/catalog/queries.server";
 import { MarketError } from "../market/errors";
 import { addFavorites, favoritesToCart, listFavorites, removeFavorites } from "../market/interests.server";
 import { requireViewer } from "../utils/auth.server";
+import { favoritesActionSchema } from "../utils/input.server";
 import { pageSeo } from "../utils/page.server";
 import { safePath } from "../utils/redirect";
 import { seoMeta } from "../utils/seo";
 
-const ids = z.preprocess((v) => (Array.isArray(v) ? v : v === undefined ? [] : [v]), z.array(z.coerce.number().int().positive()).max(200));
-const schema = z.discriminatedUnion("intent", [
-  z.object({
-    intent: z.literal("add"),
-    code: z.string().regex(/^[A-Z]{2}\d{7}$/),
-    redirectTo: z.string().optional(),
-    js: z.string().optional(),
-  }),
-  z.object({ intent: z.literal("remove"), interest_id: ids }),
-  z.object({ intent: z.literal("cart"), interest_id: ids }),
-]);
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
-  const type = z
-    .enum(CONTENT_TYPES)
-    .optional()
-    .catch(undefined)
-    .parse(new URL(request.url).searchParams.get("type") ?? undefined);
+  const type = contentTypeParam.parse(new URL(request.url).searchParams.get("type") ?? undefined);
   const [favorites, seo] = await Promise.all([
     listFavorites(context.db, viewer.id, context.locale, type),
     pageSeo(request, context, { titleKey: "favorites.title" }),
@@ -42,7 +26,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?
 export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const form = await request.formData();
-  const parsed = schema.safeParse({ ...Object.fromEntries(form), interest_id: form.getAll("interest_id") });
+  const parsed = favoritesActionSchema.safeParse({ ...Object.fromEntries(form), interest_id: form.getAll("interest_id") });
   if (!parsed.success) return data({ ok: false, message: "cart.nothingSelected", count: 0 });
   const input = parsed.data;
   if (input.intent === "add") {

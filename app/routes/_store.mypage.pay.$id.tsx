@@ -1,7 +1,6 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId } from "react";
-import { z } from "zod";
 import { useTranslation } from "../i18n/react";
 import { MarketError } from "../market/errors";
 import { formatMoney } from "../market/money";
@@ -9,27 +8,14 @@ import { cancelOrder } from "../market/orders/cancel.server";
 import { orderDetail } from "../market/orders/history.server";
 import { requireViewer } from "../utils/auth.server";
 import { seoulText } from "../utils/dates";
+import { cancelOrderSchema, positiveId } from "../utils/input.server";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
-
-const idSchema = z.coerce.number().int().positive();
-const lineIds = z.preprocess(
-  (v) => (Array.isArray(v) ? v : v === undefined ? [] : [v]),
-  z.array(z.coerce.number().int().positive()).max(100),
-);
-
-export const cancelSchema = z.object({
-  line: lineIds.pipe(z.array(z.number()).min(1, "orders.selectFirst")),
-  reason: z.string().trim().min(1, "orders.reasonRequired").max(200),
-  bank: z.string().trim().max(40).optional(),
-  account: z.string().trim().max(40).optional(),
-  holder: z.string().trim().max(40).optional(),
-});
 
 /** /mypage/pay/{id}: one payment in full, and cancelling it or some of its items. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
-  const id = idSchema.safeParse(params.id);
+  const id = positiveId.safeParse(params.id);
   const order = id.success ? await orderDetail(context.db, { userId: viewer.id }, id.data, context.locale) : null;
   if (!order) throw data(null, { status: 404 });
   // Times are spelled on the server only (see utils/dates.ts).
@@ -42,7 +28,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(request, context);
-  const id = idSchema.safeParse(params.id);
+  const id = positiveId.safeParse(params.id);
   if (!id.success) throw data(null, { status: 404 });
   const form = await request.formData();
   const values = {
@@ -51,7 +37,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     account: String(form.get("account") ?? ""),
     holder: String(form.get("holder") ?? ""),
   };
-  const parsed = cancelSchema.safeParse({ ...values, line: form.getAll("line") });
+  const parsed = cancelOrderSchema.safeParse({ ...values, line: form.getAll("line") });
   if (!parsed.success)
     return data({ ok: false as const, error: parsed.error.issues[0]?.message ?? "orders.reasonRequired", values }, { status: 400 });
   const v = parsed.data;

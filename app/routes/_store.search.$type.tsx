@@ -5,7 +5,8 @@ import { CardGrid } from "../components/content-card";
 import { Pagination } from "../components/pagination";
 import { useTranslation } from "../i18n/react";
 import { formatCount } from "../i18n/translate";
-import { bandOf, SEARCH_TYPES, type SearchFilter, searchFilterSchema } from "../market/search/filters";
+import { searchPageFilter } from "../market/search/filter-schema.server";
+import { bandOf, SEARCH_TYPES, type SearchFilter } from "../market/search/filters";
 import { searchContents, searchFilterOptions } from "../market/search/search.server";
 import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";
@@ -13,44 +14,27 @@ import { seoMeta } from "../utils/seo";
 
 const FILTER_KEYS = ["sort", "price", "categorys", "duration_start", "duration_end", "audioType", "bpm_start", "bpm_end", "ai"] as const;
 
-/** Parses the address; values that do not fit are dropped (and the page says so) instead of failing. */
-function parseFilter(params: Record<string, string>): { filter: SearchFilter; dropped: boolean } {
-  const input = { ...params };
-  for (let i = 0; i < 5; i++) {
-    const parsed = searchFilterSchema.safeParse(input);
-    if (parsed.success) return { filter: parsed.data, dropped: i > 0 };
-    for (const issue of parsed.error.issues) delete input[String(issue.path[0])];
-  }
-  return { filter: searchFilterSchema.parse({ type: params.type }), dropped: true };
-}
-
 /** /search/{type}?keywords=...: results with per-type counts, filters kept in the address. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const type = params.type ?? "all";
   if (!(SEARCH_TYPES as readonly string[]).includes(type)) throw redirect("/404");
-  const url = new URL(request.url);
-  const raw = Object.fromEntries(url.searchParams);
-  const page = Math.max(1, Math.min(1000, Number.parseInt(raw.page ?? "1", 10) || 1));
-  delete raw.page;
-  // The filter form sends ranges as one choice (duration=10-30, bpm=60-90); the address may also carry the
-  // spec's separate start/end parameters.
-  for (const key of ["duration", "bpm"] as const) {
-    if (raw[key] !== undefined) {
-      const [start = "", end = ""] = raw[key].split("-");
-      raw[`${key}_start`] = start;
-      raw[`${key}_end`] = end;
-      delete raw[key];
-    }
-  }
-  if (url.searchParams.has("categorys")) raw.categorys = url.searchParams.getAll("categorys").join(",");
-  const { filter, dropped } = parseFilter({ ...raw, type, offset: String((page - 1) * 42), limit: "42" });
+  const { filter, page, dropped } = searchPageFilter(new URL(request.url), type);
   const [result, options] = await Promise.all([
     searchContents(context.db, filter, context.locale),
     searchFilterOptions(context.db, filter.type, context.locale),
   ]);
   const seo = await pageSeo(request, context, { titleKey: "search.title", keep: ["keywords"] });
   if (filter.keywords) seo.title = `${filter.keywords} – ${seo.title}`;
-  return { filter, page, pages: Math.max(1, Math.ceil(result.total_count / 42)), result, options, dropped, seo, locale: context.locale };
+  return {
+    filter,
+    page,
+    pages: Math.max(1, Math.ceil(result.total_count / filter.limit)),
+    result,
+    options,
+    dropped,
+    seo,
+    locale: context.locale,
+  };
 }
 
 export const headers = cacheHeaders("catalog");

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "../../app/db/db.server";
 import { isPostgres } from "../../app/db/dialect";
-import { searchFilterSchema } from "../../app/market/search/filters";
+import { searchFilterSchema } from "../../app/market/search/filter-schema.server";
 import { ensureSearchIndex } from "../../app/market/search/indexer.server";
 import { searchContents } from "../../app/market/search/search.server";
 import { createTestDb } from "../support/db";

@@ -3,7 +3,7 @@ import { Kysely, SqliteDialect, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DB } from "../../app/db/db.server";
 import type { Database, NewContent, Content as Row } from "../../app/db/schema";
-import { searchFilterSchema } from "../../app/market/search/filters";
+import { searchFilterSchema } from "../../app/market/search/filter-schema.server";
 import { reindexContents } from "../../app/market/search/indexer.server";
 import { searchContents } from "../../app/market/search/search.server";
 import { createTestApp } from "../support/app";

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Content } from "../../app/db/schema";
 import { buildFacets, type FacetColumns, pageOf, parseIntList, selectMatches } from "../../app/market/search/facets.server";
-import { searchFilterSchema } from "../../app/market/search/filters";
+import { searchFilterSchema } from "../../app/market/search/filter-schema.server";
 
 // The in-memory filters, counts and page against a plain reading of the spec's filters, on random catalogs.
 

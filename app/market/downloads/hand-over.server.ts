@@ -1,5 +1,6 @@
 import type { DB } from "../../db/db.server";
 import type { Locale } from "../../i18n/config";
+import { activeBenefitIds, type BenefitReason, benefitEligibility } from "./benefits.server";
 import { checkInstallation, createBridge, type DownloadLicense } from "./downloads.server";
 import { downloadLibrary } from "./library.server";
 
@@ -25,4 +26,23 @@ export async function startHandOver(
   if (contentIds.length === 0) return { token: null, excluded };
   const token = await createBridge(db, { licenseId: input.license.id, userId: input.userId, contentIds, mode: "owned" }, now);
   return { token, excluded };
+}
+
+/**
+ * A hand-over of chosen benefit items (mode "free"): the installation checks, the licence must be eligible (a
+ * market account with a paid purchase; `refused` says which is missing), and only active benefit content goes.
+ * No token when nothing is left.
+ */
+export async function startBenefitHandOver(
+  db: DB,
+  input: { license: DownloadLicense; selected: number[]; windows: boolean },
+  now = new Date(),
+): Promise<{ token: string | null; refused: BenefitReason | null }> {
+  checkInstallation(input.license, input.windows, now);
+  const { eligible, reason } = await benefitEligibility(db, input.license);
+  if (!eligible) return { token: null, refused: reason };
+  const contentIds = await activeBenefitIds(db, [...new Set(input.selected)]);
+  if (contentIds.length === 0) return { token: null, refused: null };
+  const token = await createBridge(db, { licenseId: input.license.id, userId: input.license.userId, contentIds, mode: "free" }, now);
+  return { token, refused: null };
 }

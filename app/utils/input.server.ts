@@ -1,0 +1,59 @@
+import { z } from "zod";
+
+/*
+ * Input schemas of the store's forms. A .server module: a route module that imports zod itself ships it to
+ * the browser (see app/market/catalog/queries.server.ts).
+ */
+
+/** A form's repeated id field (`item=3&item=7`, or one value) as positive integers, at most `max` of them. */
+export const idList = (max = 100) =>
+  z.preprocess((v) => (Array.isArray(v) ? v : v === undefined ? [] : [v]), z.array(z.coerce.number().int().positive()).max(max));
+
+/** A positive integer id from an address or a form. */
+export const positiveId = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
+/** The ids a form chose under `name`; a malformed choice counts as none. */
+export function chosenIds(form: FormData, name: string, max = 100): number[] {
+  const parsed = idList(max).safeParse(form.getAll(name));
+  return parsed.success ? parsed.data : [];
+}
+
+/** One schema per intent of the cart form (a discriminated union, Hydrogen-style intent switch). */
+export const cartActionSchema = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("add"),
+    code: z.string().regex(/^[A-Z]{2}\d{7}$/),
+    redirectTo: z.string().optional(),
+    js: z.string().optional(),
+  }),
+  z.object({ intent: z.literal("remove"), cart_id: idList(), pass_line: idList() }),
+  z.object({ intent: z.literal("favorite"), cart_id: idList() }),
+  z.object({ intent: z.literal("buy"), cart_id: idList(), pass_line: idList() }),
+  z.object({
+    intent: z.literal("addPass"),
+    pass: z.coerce.number().int().positive(),
+    redirectTo: z.string().optional(),
+    js: z.string().optional(),
+  }),
+]);
+
+/** The favorites form (/mypage/interest): add one item, remove or move chosen ones to the cart. */
+export const favoritesActionSchema = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("add"),
+    code: z.string().regex(/^[A-Z]{2}\d{7}$/),
+    redirectTo: z.string().optional(),
+    js: z.string().optional(),
+  }),
+  z.object({ intent: z.literal("remove"), interest_id: idList(200) }),
+  z.object({ intent: z.literal("cart"), interest_id: idList(200) }),
+]);
+
+/** Cancelling some or all lines of a payment (/mypage/pay/{id}); refund account fields for virtual accounts. */
+export const cancelOrderSchema = z.object({
+  line: idList().pipe(z.array(z.number()).min(1, "orders.selectFirst")),
+  reason: z.string().trim().min(1, "orders.reasonRequired").max(200),
+  bank: z.string().trim().max(40).optional(),
+  account: z.string().trim().max(40).optional(),
+  holder: z.string().trim().max(40).optional(),
+});
