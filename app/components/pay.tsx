@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { Locale } from "../i18n/config";
 import { useTranslation } from "../i18n/react";
+import { passTitle } from "../i18n/translate";
 import { formatMoney } from "../market/money";
 
 /** The four payment steps (spec section 2), the current one marked for assistive technology. */
@@ -57,9 +58,7 @@ export function OrderSummary({
               </span>
             )}
             <span className="cart-line-info">
-              <span>
-                {l.itemType === "pass" ? t("pay.passTitle", { group: t(`price.group.${l.title}`), count: l.passCount ?? 0 }) : l.title}
-              </span>
+              <span>{l.itemType === "pass" ? passTitle(t, l.title, l.passCount ?? 0) : l.title}</span>
               <small className="muted">{l.itemType === "pass" ? t("pay.pass") : t(`item.types.${l.itemType}`)}</small>
             </span>
             <span className="price">{money(l.unit)}</span>

@@ -2,6 +2,7 @@ import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
 import { fixedT } from "../i18n/i18n.server";
 import { useTranslation } from "../i18n/react";
+import { passTitle } from "../i18n/translate";
 import { formatMoney } from "../market/money";
 import { orderDetail } from "../market/orders/history.server";
 import { seoulText } from "../utils/dates";
@@ -137,9 +138,7 @@ export default function EmbeddedPaymentDetail() {
             {order.lines.map((l) => (
               <tr key={l.id}>
                 <td>
-                  {l.itemType === "pass" && l.passGroup
-                    ? t("pay.passTitle", { group: t(`price.group.${l.passGroup}`), count: l.passCount ?? 0 })
-                    : l.title}
+                  {l.itemType === "pass" && l.passGroup ? passTitle(t, l.passGroup, l.passCount ?? 0) : l.title}
                   <br />
                   <small className="muted">{typeName(l.itemType)}</small>
                 </td>

@@ -3,6 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useRef, useState } from "react";
 import { detailHref, PriceTag } from "../components/content-card";
 import { useTranslation } from "../i18n/react";
+import { passTitle } from "../i18n/translate";
 import {
   addPassToCart,
   addToCart,
@@ -227,13 +228,13 @@ export default function CartPage() {
                     type="checkbox"
                     name="pass_line"
                     value={p.cartPassId}
-                    aria-label={t("cart.select", { title: t("pay.passTitle", { group: t(`price.group.${p.group}`), count: p.count }) })}
+                    aria-label={t("cart.select", { title: passTitle(t, p.group, p.count) })}
                   />
                   <span className="cart-glyph" aria-hidden="true">
                     ★
                   </span>
                   <span className="cart-line-info">
-                    <span>{t("pay.passTitle", { group: t(`price.group.${p.group}`), count: p.count })}</span>
+                    <span>{passTitle(t, p.group, p.count)}</span>
                     <small className="muted">{t("price.validDays", { days: p.validDays })}</small>
                   </span>
                   <span className="price">

@@ -2,6 +2,7 @@ import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId } from "react";
 import { useTranslation } from "../i18n/react";
+import { passTitle } from "../i18n/translate";
 import { MarketError } from "../market/errors";
 import { formatMoney } from "../market/money";
 import { cancelOrder } from "../market/orders/cancel.server";
@@ -154,9 +155,7 @@ export default function PaymentDetail() {
                   ) : null}
                 </td>
                 <td>
-                  {l.itemType === "pass" && l.passGroup
-                    ? t("pay.passTitle", { group: t(`price.group.${l.passGroup}`), count: l.passCount ?? 0 })
-                    : l.title}
+                  {l.itemType === "pass" && l.passGroup ? passTitle(t, l.passGroup, l.passCount ?? 0) : l.title}
                   <br />
                   <small className="muted">{l.itemType === "pass" ? t("pay.pass") : t(`item.types.${l.itemType}`)}</small>
                   {l.itemType !== "pass" && l.status === "active" && order.status !== "waiting" ? (

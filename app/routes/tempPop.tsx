@@ -3,6 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { useTranslation } from "../i18n/react";
+import { passTitle } from "../i18n/translate";
 import { formatMoney, withVat } from "../market/money";
 import { currentPromotion } from "../market/orders/coupons.server";
 import { pageSeo } from "../utils/page.server";
@@ -53,7 +54,7 @@ export default function PromoPopup() {
       <ul className="promo-offers" aria-label={t("promo.offers")}>
         {promotion.offers.map((o) => (
           <li key={`${o.group}-${o.count}`}>
-            <span>{t("pay.passTitle", { group: t(`price.group.${o.group}`), count: o.count })}</span>
+            <span>{passTitle(t, o.group, o.count)}</span>
             <span>
               <del>
                 <span className="visually-hidden">{t("promo.regularPrice")} </span>
