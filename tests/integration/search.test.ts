@@ -5,6 +5,7 @@ import { createDb, type DB } from "../../app/db/db.server";
 import type { Database, NewContent, Content as Row } from "../../app/db/schema";
 import { searchFilterSchema } from "../../app/market/search/filter-schema.server";
 import { reindexContents } from "../../app/market/search/indexer.server";
+import { rebuildPostings } from "../../app/market/search/postings.server";
 import { searchContents } from "../../app/market/search/search.server";
 import { createTestApp } from "../support/app";
 import { createTestDb } from "../support/db";
@@ -482,5 +483,95 @@ describe(`search on ${ENGINE}`, () => {
       expect(html).toContain("No results found for");
       expect(html).not.toContain("Some filter values were not valid");
     });
+  });
+
+  describe.skipIf(ENGINE === "sqlite")("stored bitsets of frequent keys (PostgreSQL)", () => {
+    const KEYWORDS = [
+      "피아노",
+      "피아노를",
+      "ㅍㅇㄴ",
+      "음",
+      "음악",
+      "배경음악",
+      "음악을",
+      "모음",
+      "piano",
+      "pianos",
+      "pian",
+      "lofi",
+      "LOFI 배경음악",
+      "quorblex",
+      "glimmerwood",
+      "뷁뚫",
+      "fixture",
+      "fixture quorblex",
+      "piano 배경음악",
+      "sample",
+      "video",
+    ];
+    const FILTERS: Params[] = [{}, { type: "audio", audioType: "bgm" }, { sort: "popular", price: 1 }];
+    const answers = async () => {
+      const out: unknown[] = [];
+      for (const keywords of KEYWORDS)
+        for (const params of FILTERS) {
+          const data = await searchContents(db, searchFilterSchema.parse({ keywords, limit: 100, ...params }), "en");
+          out.push([keywords, params, ids(data.list), data.counts, data.total_count]);
+        }
+      return out;
+    };
+    const found = async (keywords: string, id: number) =>
+      ids((await searchContents(db, searchFilterSchema.parse({ keywords, limit: 100 }), "en")).list).includes(id);
+    /** Runs `test` with the keys held by `minDocs` items or more stored, then stores the usual ones again. */
+    const storing = async (minDocs: number, test: () => Promise<void>) => {
+      try {
+        expect(await rebuildPostings(db, { minDocs }), `keys held by ${minDocs} items`).toBeGreaterThan(0);
+        await test();
+      } finally {
+        await rebuildPostings(db);
+      }
+    };
+
+    it("answer what the GIN index answers, whichever keys are stored", async () => {
+      await sql`DELETE FROM search_postings`.execute(db);
+      const gin = await answers();
+      expect(gin.filter((a) => (a as [string, Params, number[]])[2].length > 0).length).toBeGreaterThan(30);
+      // Every key, then fewer and fewer: whole, partly stored and unstored clauses in every combination.
+      for (const minDocs of [1, 2, 5, 40, 150])
+        await storing(minDocs, async () => expect(await answers(), `keys held by ${minDocs} items or more`).toEqual(gin));
+    });
+
+    it("are what the search reads for a stored key", () =>
+      storing(1, async () => {
+        expect(await found("quorblex", fx.C1.id)).toBe(true);
+        await sql`UPDATE search_postings SET bits = ${Buffer.alloc(0)} WHERE key IN ('quorblex', 'quorblex*')`.execute(db);
+        expect(await found("quorblex", fx.C1.id)).toBe(false);
+      }));
+
+    // Every key is stored, so each old word below is answered from its bitset alone.
+    it("change with the index: a retitled or new item is found by its words now, not by those it had", () =>
+      storing(1, async () => {
+        const B1 = fx.B1.id;
+        expect(await found("glimmerwood", B1)).toBe(true);
+        expect(await found("반짝숲", B1)).toBe(true);
+        await db.updateTable("contents").set({ title_en: "Quorblex Tune", title_ko: "큐블 곡" }).where("id", "=", B1).execute();
+        await reindexContents(db, [B1]);
+        for (const gone of ["glimmerwood", "glimm", "반짝숲"]) expect(await found(gone, B1), gone).toBe(false);
+        for (const now of ["quorblex", "quorb", "큐블"]) expect(await found(now, B1), now).toBe(true);
+        // An id past the end of every bitset.
+        const { id: _id, ...copy } = fx.C1;
+        const { id } = await db
+          .insertInto("contents")
+          .values({ ...copy, code: "ZZ9999999", title_en: "Glimmerwood Quorblex" })
+          .returning("id")
+          .executeTakeFirstOrThrow();
+        await reindexContents(db, [id]);
+        expect(await found("glimmerwood", id)).toBe(true);
+        expect(await found("quorblex", id)).toBe(true);
+        await db.deleteFrom("contents").where("id", "=", id).execute();
+        await db.updateTable("contents").set({ title_en: fx.B1.title_en, title_ko: fx.B1.title_ko }).where("id", "=", B1).execute();
+        await reindexContents(db, [B1]);
+        expect(await found("glimmerwood", B1)).toBe(true);
+        expect(await found("quorblex", B1)).toBe(false);
+      }));
   });
 });

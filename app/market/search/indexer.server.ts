@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { DB } from "../../db/db.server";
 import { isPostgres } from "../../db/dialect";
 import { indexTokens } from "./analyze";
+import { rebuildPostings, updatePostings } from "./postings.server";
 
 const CHUNK = 500;
 
@@ -62,6 +63,17 @@ export async function reindexContents(db: DB, ids?: number[]): Promise<number> {
     }));
     const chunkIds = docs.map((d) => d.id);
     if (pg) {
+      // What each item held, for the stored bitsets (a full rebuild makes them anew at the end).
+      const before = new Map<number, string[]>();
+      if (ids !== undefined) {
+        const { rows: held } = await sql<{
+          id: number;
+          tokens: string[];
+        }>`SELECT content_id AS id, tsvector_to_array(document) AS tokens FROM search_documents WHERE content_id IN (${sql.join(chunkIds)})`.execute(
+          db,
+        );
+        for (const r of held) before.set(r.id, r.tokens);
+      }
       await db
         .deleteFrom("search_documents" as never)
         .where("content_id" as never, "in", chunkIds as never)
@@ -77,6 +89,11 @@ export async function reindexContents(db: DB, ids?: number[]): Promise<number> {
       await sql`INSERT INTO search_fields (content_id, title, tags) VALUES ${sql.join(docs.map((d) => sql`(${d.id}, ${vector(d.title)}, ${vector(d.tags)})`))}`.execute(
         db,
       );
+      if (ids !== undefined)
+        await updatePostings(
+          db,
+          docs.map((d) => ({ id: d.id, before: before.get(d.id) ?? [], after: [...d.title, ...d.tags, ...d.body] })),
+        );
     } else {
       await sql`DELETE FROM search_fts WHERE rowid IN (${sql.join(chunkIds)})`.execute(db);
       await sql`INSERT INTO search_fts (rowid, title, tags, body) VALUES ${sql.join(
@@ -93,6 +110,7 @@ export async function reindexContents(db: DB, ids?: number[]): Promise<number> {
     }
     done += rows.length;
   }
+  if (pg && ids === undefined) await rebuildPostings(db);
   return done;
 }
 

@@ -9,6 +9,7 @@ import { BPM_BANDS } from "../rules";
 import { type Clause, editDistance, normalize, parseQuery, toFts5, toTsquery, typoCandidates } from "./analyze";
 import { currentFacets, type Facets, pageOf, parseIntList, selectMatches } from "./facets.server";
 import { PRICE_FILTERS, type SearchFilter, type SearchType } from "./filters";
+import { matchByPostings } from "./postings.server";
 
 export interface SearchResult {
   list: ContentCard[];
@@ -21,11 +22,23 @@ export interface SearchResult {
 }
 
 /**
- * The ids of the items whose text matches the clauses, in one aggregated value (a row per match would cost
- * more than the match). `field` narrows the match to titles or tags, for the Best Match tiers. Only the
- * full-text index is read: filters are applied to the result (facets.server.ts).
+ * The ids of the items whose text matches the clauses. `field` narrows the match to titles or tags, for the
+ * Best Match tiers. Only the text index is read: filters are applied to the result (facets.server.ts). On
+ * PostgreSQL the stored bitsets of frequent keys answer what they can (postings.server.ts).
  */
 async function matchIds(db: DB, clauses: Clause[], field?: "title" | "tags"): Promise<Int32Array> {
+  if (isPostgres(db) && !field) {
+    const stored = await matchByPostings(db, clauses, (rest) => ginIds(db, rest));
+    if (stored) return stored;
+  }
+  return ginIds(db, clauses, field);
+}
+
+/**
+ * The ids matching the clauses, from the full-text index, in one aggregated value (a row per match would cost
+ * more than the match).
+ */
+async function ginIds(db: DB, clauses: Clause[], field?: "title" | "tags"): Promise<Int32Array> {
   if (isPostgres(db)) {
     const query = sql`CAST(${toTsquery(clauses)} AS tsquery)`;
     const { rows } = await (field

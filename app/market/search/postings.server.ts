@@ -1,0 +1,197 @@
+import { sql } from "kysely";
+import type { DB } from "../../db/db.server";
+import { type Alternative, type Clause, type QueryToken, toTsquery } from "./analyze";
+
+/**
+ * PostgreSQL: the frequent index keys as bitsets over content ids (table search_postings).
+ *
+ * A GIN match learns the id of each matching item from its heap row, so its cost grows with the matches, and a
+ * broad word (icon, 배경음악) matches a third of the catalog. The keys that at least 1% of the items hold are
+ * kept instead as one bitset each: a query whose every word is such a key is answered by reading a few bitsets
+ * and combining them, whatever the number of matches. A key is a token (`icon`) or a token prefix of three
+ * characters or more (`ico*`), the two things a query asks the index for. Each stored bitset is exact: it is
+ * built from the index and changed with it in the same transaction (reindexContents), so a query answered from
+ * bitsets finds what the GIN index would. Keys that are not stored are matched by the GIN index as before;
+ * which keys are stored only decides speed.
+ */
+
+/** The shortest prefix a query asks for (parseQuery: Latin words match as prefixes from three letters). */
+const MIN_PREFIX = 3;
+/** A key is stored when at least 1% of the catalog holds it, and at least this many items. */
+const MIN_DOCS_FLOOR = 64;
+
+export const hotThreshold = (capacity: number) => Math.max(MIN_DOCS_FLOOR, Math.ceil(capacity / 100));
+
+/** The key a query token is looked up by. Tokens are letters and digits only, so `*` marks a prefix. */
+export const queryKey = (t: QueryToken) => (t.prefix ? `${t.text}*` : t.text);
+
+/** The keys of a document's tokens: each token, and each of its prefixes of three characters or more. */
+export function postingKeys(tokens: Iterable<string>): Set<string> {
+  const keys = new Set<string>();
+  for (const token of tokens) {
+    keys.add(token);
+    const chars = [...token];
+    for (let n = MIN_PREFIX; n <= chars.length; n++) keys.add(`${chars.slice(0, n).join("")}*`);
+  }
+  return keys;
+}
+
+// Bitsets: bit (id & 7) of byte (id >> 3); shorter than the largest id when the last items lack the key.
+
+export const hasBit = (bits: Uint8Array, id: number) => id >> 3 < bits.length && (bits[id >> 3] & (1 << (id & 7))) !== 0;
+
+function withBit(bits: Uint8Array, id: number, on: boolean): Uint8Array {
+  let out = bits;
+  if (on && id >> 3 >= bits.length) {
+    out = new Uint8Array((id >> 3) + 1);
+    out.set(bits);
+  }
+  if (on) out[id >> 3] |= 1 << (id & 7);
+  else if (id >> 3 < out.length) out[id >> 3] &= ~(1 << (id & 7));
+  return out;
+}
+
+/** A bitset as a query parameter (node-postgres sends a Buffer as bytea). */
+const bytea = (bits: Uint8Array) => Buffer.from(bits.buffer, bits.byteOffset, bits.byteLength);
+
+/** A bitset of the ids, for ids below `capacity` (by default, the largest + 1). */
+export function bitsOf(ids: ArrayLike<number>, capacity?: number): Uint8Array {
+  let size = capacity ?? 0;
+  if (capacity === undefined) for (let i = 0; i < ids.length; i++) size = Math.max(size, ids[i] + 1);
+  const bits = new Uint8Array(Math.ceil(size / 8));
+  for (let i = 0; i < ids.length; i++) bits[ids[i] >> 3] |= 1 << (ids[i] & 7);
+  return bits;
+}
+
+function and(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(Math.min(a.length, b.length));
+  for (let i = 0; i < out.length; i++) out[i] = a[i] & b[i];
+  return out;
+}
+
+function or(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const [long, short] = a.length >= b.length ? [a, b] : [b, a];
+  const out = Uint8Array.from(long);
+  for (let i = 0; i < short.length; i++) out[i] |= short[i];
+  return out;
+}
+
+const POPCOUNT = Uint8Array.from({ length: 256 }, (_, b) => {
+  let n = 0;
+  for (let x = b; x; x &= x - 1) n++;
+  return n;
+});
+
+/** The ids of the set bits, ascending. */
+export function idsOf(bits: Uint8Array): Int32Array {
+  let n = 0;
+  for (let i = 0; i < bits.length; i++) n += POPCOUNT[bits[i]];
+  const out = new Int32Array(n);
+  let k = 0;
+  for (let i = 0; i < bits.length; i++) {
+    let byte = bits[i];
+    while (byte) {
+      const low = byte & -byte;
+      out[k++] = i * 8 + (31 - Math.clz32(low));
+      byte ^= low;
+    }
+  }
+  return out;
+}
+
+/**
+ * The ids matching the clauses when the stored bitsets answer at least part of the query; null when they answer
+ * none of it, so the caller asks the GIN index for all of it. An alternative (tokens that must all match) is
+ * stored when all its tokens are. A clause with only stored alternatives is answered from bitsets alone. When some
+ * clause has no stored alternative, the GIN index matches the clauses not wholly stored, together (the
+ * unstored clause keeps that match narrow), and the bitsets filter the result. Otherwise a clause with some
+ * stored alternatives asks the GIN index for the others only.
+ */
+export async function matchByPostings(
+  db: DB,
+  clauses: Clause[],
+  gin: (clauses: Clause[]) => Promise<Int32Array>,
+): Promise<Int32Array | null> {
+  const keys = [...new Set(clauses.flat(2).map(queryKey))];
+  if (!keys.length) return null;
+  const { rows } = await sql<{ key: string; bits: Uint8Array }>`SELECT key, bits FROM search_postings WHERE key = ANY(${keys})`.execute(db);
+  if (!rows.length) return null;
+  const stored = new Map(rows.map((r) => [r.key, r.bits]));
+  const isStored = (alt: Alternative) => alt.length > 0 && alt.every((t) => stored.has(queryKey(t)));
+  const altBits = (alt: Alternative) => alt.map((t) => stored.get(queryKey(t)) as Uint8Array).reduce(and);
+  const whole = clauses.filter((c) => c.length > 0 && c.every(isStored));
+  const partial = clauses.filter((c) => !whole.includes(c) && c.some(isStored));
+  const unstored = clauses.filter((c) => !c.some(isStored));
+  // Nothing stored, or nothing but what the GIN match of the unstored clauses would read anyway.
+  if (!whole.length && (unstored.length || !partial.length)) return null;
+  const sets = whole.map((c) => c.map(altBits).reduce(or));
+  if (unstored.length) {
+    const others = await gin([...partial, ...unstored]);
+    const set = sets.reduce(and);
+    return others.filter((id) => hasBit(set, id));
+  }
+  for (const clause of partial) {
+    const rest = await gin([clause.filter((alt) => !isStored(alt))]);
+    sets.push(clause.filter(isStored).map(altBits).reduce(or, bitsOf(rest)));
+  }
+  return idsOf(sets.reduce(and));
+}
+
+/**
+ * Rebuilds the stored bitsets from the GIN index: every token at least `minDocs` items hold (by default 1% of
+ * the catalog), and every prefix their tokens together reach that many with (a bound: an item may hold several
+ * tokens of one prefix, so each prefix is counted exactly before it is kept). Returns the number of keys kept.
+ */
+export async function rebuildPostings(db: DB, options: { minDocs?: number } = {}): Promise<number> {
+  await sql`DELETE FROM search_postings`.execute(db);
+  const { rows: top } = await sql<{ max: number | null }>`SELECT max(content_id) AS max FROM search_documents`.execute(db);
+  const capacity = (top[0]?.max ?? 0) + 1;
+  const minDocs = options.minDocs ?? hotThreshold(capacity);
+  const { rows: candidates } = await sql<{
+    key: string;
+  }>`WITH stat AS (SELECT word, ndoc FROM ts_stat('SELECT document FROM search_documents'))
+    SELECT word AS key FROM stat WHERE ndoc >= ${minDocs}
+    UNION ALL
+    SELECT left(word, n) || '*' AS key FROM stat, generate_series(${MIN_PREFIX}, char_length(word)) AS n
+    GROUP BY left(word, n) HAVING sum(ndoc) >= ${minDocs}`.execute(db);
+  let kept = 0;
+  for (const { key } of candidates) {
+    const token: QueryToken = key.endsWith("*") ? { text: key.slice(0, -1), prefix: true } : { text: key, prefix: false };
+    const { rows } = await sql<{
+      ids: string | null;
+    }>`SELECT string_agg(content_id::text, ',') AS ids FROM search_documents WHERE document @@ CAST(${toTsquery([[[token]]])} AS tsquery)`.execute(
+      db,
+    );
+    const ids = rows[0]?.ids ? rows[0].ids.split(",").map(Number) : [];
+    if (ids.length < minDocs) continue;
+    await sql`INSERT INTO search_postings (key, bits) VALUES (${key}, ${bytea(bitsOf(ids, capacity))})`.execute(db);
+    kept++;
+  }
+  return kept;
+}
+
+/**
+ * Brings the stored bitsets in step with a change of the index: for each item, the tokens it had (none when it
+ * was not indexed) and has now. Locks the rows it changes, in key order, until the transaction ends.
+ */
+export async function updatePostings(db: DB, changes: { id: number; before: string[]; after: string[] }[]): Promise<void> {
+  const keyed = changes.map((c) => ({ id: c.id, after: postingKeys(c.after), all: postingKeys([...c.before, ...c.after]) }));
+  const keys = [...new Set(keyed.flatMap((c) => [...c.all]))];
+  if (!keys.length) return;
+  const { rows } = await sql<{
+    key: string;
+    bits: Uint8Array;
+  }>`SELECT key, bits FROM search_postings WHERE key = ANY(${keys}) ORDER BY key FOR UPDATE`.execute(db);
+  for (const row of rows) {
+    let bits = row.bits;
+    let changed = false;
+    for (const c of keyed) {
+      const on = c.after.has(row.key);
+      if (hasBit(bits, c.id) !== on) {
+        bits = withBit(bits, c.id, on);
+        changed = true;
+      }
+    }
+    if (changed) await sql`UPDATE search_postings SET bits = ${bytea(bits)} WHERE key = ${row.key}`.execute(db);
+  }
+}
