@@ -59,11 +59,14 @@ async function ginIds(db: DB, clauses: Clause[], field?: "title" | "tags"): Prom
  * Best Match order depend on it. PostgreSQL first reads the tiers of the most popular candidates from their
  * own title and tag vectors, by key: when their titles alone fill the page, no other item can come before
  * them (every other title hit is less popular). Otherwise, and always on SQLite (where a title-only match
- * costs about what the match did), the title hits, then if still needed the tag hits, come from the
- * full-text index.
+ * costs about what the match did), the title hits come from the full-text index. If they do not fill the page,
+ * the tag hits are needed: on PostgreSQL, when the candidates read first hold enough of them, no other tag hit
+ * can come before those (and the whole tag match, the largest of the three, is not read); otherwise, and on
+ * SQLite, they come from the full-text index.
  */
 async function bestMatchTiers(db: DB, facets: Facets, clauses: Clause[], candidates: Int32Array, need: number, probes: number[]) {
   const tiers = new Uint8Array(facets.capacity).fill(3);
+  let probed: { id: number; tier: number }[] = [];
   if (isPostgres(db)) {
     for (const size of probes) {
       const probe = pageOf(facets, candidates, "popular", null, 0, Math.max(size, need));
@@ -77,12 +80,19 @@ async function bestMatchTiers(db: DB, facets: Facets, clauses: Clause[], candida
         for (const r of rows) tiers[r.id] = r.tier;
         return tiers;
       }
+      probed = rows;
     }
   }
   for (const id of await matchIds(db, clauses, "title")) if (id < facets.capacity) tiers[id] = 1;
   let titled = 0;
   for (const id of candidates) if (tiers[id] === 1) titled++;
-  if (titled < need) for (const id of await matchIds(db, clauses, "tags")) if (id < facets.capacity && tiers[id] === 3) tiers[id] = 2;
+  if (titled >= need) return tiers;
+  const tagged = probed.filter((r) => r.tier === 2);
+  if (tagged.length >= need - titled) {
+    for (const r of tagged) tiers[r.id] = 2;
+    return tiers;
+  }
+  for (const id of await matchIds(db, clauses, "tags")) if (id < facets.capacity && tiers[id] === 3) tiers[id] = 2;
   return tiers;
 }
 
