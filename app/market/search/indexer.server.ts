@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { DB } from "../../db/db.server";
 import { isPostgres } from "../../db/dialect";
 import { indexTokens } from "./analyze";
-import { rebuildPostings, updatePostings } from "./postings.server";
+import { type ItemTokens, rebuildPostings, updatePostings } from "./postings.server";
 
 const CHUNK = 500;
 
@@ -64,15 +64,14 @@ export async function reindexContents(db: DB, ids?: number[]): Promise<number> {
     const chunkIds = docs.map((d) => d.id);
     if (pg) {
       // What each item held, for the stored bitsets (a full rebuild makes them anew at the end).
-      const before = new Map<number, string[]>();
+      const before = new Map<number, ItemTokens>();
       if (ids !== undefined) {
-        const { rows: held } = await sql<{
-          id: number;
-          tokens: string[];
-        }>`SELECT content_id AS id, tsvector_to_array(document) AS tokens FROM search_documents WHERE content_id IN (${sql.join(chunkIds)})`.execute(
+        const { rows: held } = await sql<ItemTokens & { id: number }>`SELECT d.content_id AS id, tsvector_to_array(d.document) AS document,
+          tsvector_to_array(f.title) AS title, tsvector_to_array(f.tags) AS tags
+          FROM search_documents d JOIN search_fields f ON f.content_id = d.content_id WHERE d.content_id IN (${sql.join(chunkIds)})`.execute(
           db,
         );
-        for (const r of held) before.set(r.id, r.tokens);
+        for (const { id, ...tokens } of held) before.set(id, tokens);
       }
       await db
         .deleteFrom("search_documents" as never)
@@ -92,7 +91,11 @@ export async function reindexContents(db: DB, ids?: number[]): Promise<number> {
       if (ids !== undefined)
         await updatePostings(
           db,
-          docs.map((d) => ({ id: d.id, before: before.get(d.id) ?? [], after: [...d.title, ...d.tags, ...d.body] })),
+          docs.map((d) => ({
+            id: d.id,
+            before: before.get(d.id) ?? null,
+            after: { document: [...d.title, ...d.tags, ...d.body], title: d.title, tags: d.tags },
+          })),
         );
     } else {
       await sql`DELETE FROM search_fts WHERE rowid IN (${sql.join(chunkIds)})`.execute(db);

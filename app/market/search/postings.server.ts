@@ -9,10 +9,11 @@ import { type Alternative, type Clause, type QueryToken, toTsquery } from "./ana
  * broad word (icon, 배경음악) matches a third of the catalog. The keys that at least 1% of the items hold are
  * kept instead as one bitset each: a query whose every word is such a key is answered by reading a few bitsets
  * and combining them, whatever the number of matches. A key is a token (`icon`) or a token prefix of three
- * characters or more (`ico*`), the two things a query asks the index for. Each stored bitset is exact: it is
- * built from the index and changed with it in the same transaction (reindexContents), so a query answered from
- * bitsets finds what the GIN index would. Keys that are not stored are matched by the GIN index as before;
- * which keys are stored only decides speed.
+ * characters or more (`ico*`), the two things a query asks the index for. Titles and tags, which Best Match
+ * ranks by, have their own keys (`t:icon`, `g:ico*`). Each stored bitset is exact: it is built from the index
+ * and changed with it in the same transaction (reindexContents), so a query answered from bitsets finds what
+ * the GIN index would. Keys that are not stored are matched by the GIN index as before; which keys are stored
+ * only decides speed.
  */
 
 /** The shortest prefix a query asks for (parseQuery: Latin words match as prefixes from three letters). */
@@ -22,17 +23,36 @@ const MIN_DOCS_FLOOR = 64;
 
 export const hotThreshold = (capacity: number) => Math.max(MIN_DOCS_FLOOR, Math.ceil(capacity / 100));
 
-/** The key a query token is looked up by. Tokens are letters and digits only, so `*` marks a prefix. */
-export const queryKey = (t: QueryToken) => (t.prefix ? `${t.text}*` : t.text);
+/** What a key covers: the whole item (its full-text vector), its title or its tags. */
+export type Field = "document" | "title" | "tags";
+/** Where each field's vectors are, and how its keys begin (tokens are letters and digits, so `:` and `*` are free). */
+const FIELDS: Record<Field, { table: string; column: string; mark: string }> = {
+  document: { table: "search_documents", column: "document", mark: "" },
+  title: { table: "search_fields", column: "title", mark: "t:" },
+  tags: { table: "search_fields", column: "tags", mark: "g:" },
+};
 
-/** The keys of a document's tokens: each token, and each of its prefixes of three characters or more. */
-export function postingKeys(tokens: Iterable<string>): Set<string> {
-  const keys = new Set<string>();
+/** The key a query token is looked up by in a field. `*` marks a prefix. */
+export const keyOf = (t: QueryToken, field: Field = "document") => `${FIELDS[field].mark}${t.text}${t.prefix ? "*" : ""}`;
+
+/** The keys of a field's tokens: each token, and each of its prefixes of three characters or more. */
+export function postingKeys(tokens: Iterable<string>, field: Field = "document", into = new Set<string>()): Set<string> {
+  const mark = FIELDS[field].mark;
   for (const token of tokens) {
-    keys.add(token);
+    into.add(mark + token);
     const chars = [...token];
-    for (let n = MIN_PREFIX; n <= chars.length; n++) keys.add(`${chars.slice(0, n).join("")}*`);
+    for (let n = MIN_PREFIX; n <= chars.length; n++) into.add(`${mark}${chars.slice(0, n).join("")}*`);
   }
+  return into;
+}
+
+/** An item's tokens per field, as the index holds them (the document is the title, tags and description). */
+export type ItemTokens = Record<Field, string[]>;
+
+/** Every key an item holds. */
+export function itemKeys(item: ItemTokens): Set<string> {
+  const keys = new Set<string>();
+  for (const field of Object.keys(FIELDS) as Field[]) postingKeys(item[field], field, keys);
   return keys;
 }
 
@@ -111,14 +131,16 @@ export async function matchByPostings(
   db: DB,
   clauses: Clause[],
   gin: (clauses: Clause[]) => Promise<Int32Array>,
+  field: Field = "document",
 ): Promise<Int32Array | null> {
-  const keys = [...new Set(clauses.flat(2).map(queryKey))];
+  const key = (t: QueryToken) => keyOf(t, field);
+  const keys = [...new Set(clauses.flat(2).map(key))];
   if (!keys.length) return null;
   const { rows } = await sql<{ key: string; bits: Uint8Array }>`SELECT key, bits FROM search_postings WHERE key = ANY(${keys})`.execute(db);
   if (!rows.length) return null;
   const stored = new Map(rows.map((r) => [r.key, r.bits]));
-  const isStored = (alt: Alternative) => alt.length > 0 && alt.every((t) => stored.has(queryKey(t)));
-  const altBits = (alt: Alternative) => alt.map((t) => stored.get(queryKey(t)) as Uint8Array).reduce(and);
+  const isStored = (alt: Alternative) => alt.length > 0 && alt.every((t) => stored.has(key(t)));
+  const altBits = (alt: Alternative) => alt.map((t) => stored.get(key(t)) as Uint8Array).reduce(and);
   const whole = clauses.filter((c) => c.length > 0 && c.every(isStored));
   const partial = clauses.filter((c) => !whole.includes(c) && c.some(isStored));
   const unstored = clauses.filter((c) => !c.some(isStored));
@@ -138,34 +160,36 @@ export async function matchByPostings(
 }
 
 /**
- * Rebuilds the stored bitsets from the GIN index: every token at least `minDocs` items hold (by default 1% of
- * the catalog), and every prefix their tokens together reach that many with (a bound: an item may hold several
- * tokens of one prefix, so each prefix is counted exactly before it is kept). Returns the number of keys kept.
+ * Rebuilds the stored bitsets from the GIN indexes: for each field, every token at least `minDocs` items hold
+ * there (by default 1% of the catalog), and every prefix their tokens together reach that many with (a bound:
+ * an item may hold several tokens of one prefix, so each prefix is counted exactly before it is kept). Returns
+ * the number of keys kept.
  */
 export async function rebuildPostings(db: DB, options: { minDocs?: number } = {}): Promise<number> {
   await sql`DELETE FROM search_postings`.execute(db);
   const { rows: top } = await sql<{ max: number | null }>`SELECT max(content_id) AS max FROM search_documents`.execute(db);
   const capacity = (top[0]?.max ?? 0) + 1;
   const minDocs = options.minDocs ?? hotThreshold(capacity);
-  const { rows: candidates } = await sql<{
-    key: string;
-  }>`WITH stat AS (SELECT word, ndoc FROM ts_stat('SELECT document FROM search_documents'))
-    SELECT word AS key FROM stat WHERE ndoc >= ${minDocs}
-    UNION ALL
-    SELECT left(word, n) || '*' AS key FROM stat, generate_series(${MIN_PREFIX}, char_length(word)) AS n
-    GROUP BY left(word, n) HAVING sum(ndoc) >= ${minDocs}`.execute(db);
   let kept = 0;
-  for (const { key } of candidates) {
-    const token: QueryToken = key.endsWith("*") ? { text: key.slice(0, -1), prefix: true } : { text: key, prefix: false };
-    const { rows } = await sql<{
-      ids: string | null;
-    }>`SELECT string_agg(content_id::text, ',') AS ids FROM search_documents WHERE document @@ CAST(${toTsquery([[[token]]])} AS tsquery)`.execute(
-      db,
-    );
-    const ids = rows[0]?.ids ? rows[0].ids.split(",").map(Number) : [];
-    if (ids.length < minDocs) continue;
-    await sql`INSERT INTO search_postings (key, bits) VALUES (${key}, ${bytea(bitsOf(ids, capacity))})`.execute(db);
-    kept++;
+  for (const [field, { table, column }] of Object.entries(FIELDS)) {
+    const { rows: candidates } = await sql<{
+      key: string;
+    }>`WITH stat AS (SELECT word, ndoc FROM ts_stat(${`SELECT ${column} FROM ${table}`}))
+      SELECT word AS key FROM stat WHERE ndoc >= ${minDocs}
+      UNION ALL
+      SELECT left(word, n) || '*' AS key FROM stat, generate_series(${MIN_PREFIX}, char_length(word)) AS n
+      GROUP BY left(word, n) HAVING sum(ndoc) >= ${minDocs}`.execute(db);
+    for (const { key } of candidates) {
+      const token: QueryToken = key.endsWith("*") ? { text: key.slice(0, -1), prefix: true } : { text: key, prefix: false };
+      const { rows } = await sql<{ ids: string | null }>`SELECT string_agg(content_id::text, ',') AS ids FROM ${sql.table(table)}
+        WHERE ${sql.ref(column)} @@ CAST(${toTsquery([[[token]]])} AS tsquery)`.execute(db);
+      const ids = rows[0]?.ids ? rows[0].ids.split(",").map(Number) : [];
+      if (ids.length < minDocs) continue;
+      await sql`INSERT INTO search_postings (key, bits) VALUES (${keyOf(token, field as Field)}, ${bytea(bitsOf(ids, capacity))})`.execute(
+        db,
+      );
+      kept++;
+    }
   }
   return kept;
 }
@@ -174,8 +198,11 @@ export async function rebuildPostings(db: DB, options: { minDocs?: number } = {}
  * Brings the stored bitsets in step with a change of the index: for each item, the tokens it had (none when it
  * was not indexed) and has now. Locks the rows it changes, in key order, until the transaction ends.
  */
-export async function updatePostings(db: DB, changes: { id: number; before: string[]; after: string[] }[]): Promise<void> {
-  const keyed = changes.map((c) => ({ id: c.id, after: postingKeys(c.after), all: postingKeys([...c.before, ...c.after]) }));
+export async function updatePostings(db: DB, changes: { id: number; before: ItemTokens | null; after: ItemTokens }[]): Promise<void> {
+  const keyed = changes.map((c) => {
+    const after = itemKeys(c.after);
+    return { id: c.id, after, all: c.before ? new Set([...itemKeys(c.before), ...after]) : after };
+  });
   const keys = [...new Set(keyed.flatMap((c) => [...c.all]))];
   if (!keys.length) return;
   const { rows } = await sql<{

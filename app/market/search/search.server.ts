@@ -27,11 +27,12 @@ export interface SearchResult {
  * PostgreSQL the stored bitsets of frequent keys answer what they can (postings.server.ts).
  */
 async function matchIds(db: DB, clauses: Clause[], field?: "title" | "tags"): Promise<Int32Array> {
-  if (isPostgres(db) && !field) {
-    const stored = await matchByPostings(db, clauses, (rest) => ginIds(db, rest));
-    if (stored) return stored;
-  }
-  return ginIds(db, clauses, field);
+  return (await storedMatch(db, clauses, field)) ?? ginIds(db, clauses, field);
+}
+
+/** PostgreSQL: the ids matching the clauses when the stored bitsets answer part of them; otherwise null. */
+function storedMatch(db: DB, clauses: Clause[], field?: "title" | "tags"): Promise<Int32Array | null> {
+  return isPostgres(db) ? matchByPostings(db, clauses, (rest) => ginIds(db, rest, field), field) : Promise.resolve(null);
 }
 
 /**
@@ -56,18 +57,33 @@ async function ginIds(db: DB, clauses: Clause[], field?: "title" | "tags"): Prom
 
 /**
  * The Best Match tier of the candidates (1 title, 2 tags, 3 the rest), as far as the first `need` of them in
- * Best Match order depend on it. PostgreSQL first reads the tiers of the most popular candidates from their
- * own title and tag vectors, by key: when their titles alone fill the page, no other item can come before
- * them (every other title hit is less popular). Otherwise, and always on SQLite (where a title-only match
- * costs about what the match did), the title hits come from the full-text index. If they do not fill the page,
- * the tag hits are needed: on PostgreSQL, when the candidates read first hold enough of them, no other tag hit
- * can come before those (and the whole tag match, the largest of the three, is not read); otherwise, and on
- * SQLite, they come from the full-text index.
+ * Best Match order depend on it. On PostgreSQL, when the stored bitsets answer the query's title match, the
+ * title hits and, if they do not fill the page, the tag hits are read from them. Otherwise PostgreSQL first
+ * reads the tiers of the most popular candidates from their own title and tag vectors, by key: when their
+ * titles alone fill the page, no other item can come before them (every other title hit is less popular).
+ * Failing that, and always on SQLite (where a title-only match costs about what the match did), the title hits
+ * come from the full-text index. If they do not fill the page, the tag hits are needed: on PostgreSQL, when the
+ * candidates read first hold enough of them, no other tag hit can come before those (and the whole tag match,
+ * the largest of the three, is not read); otherwise, and on SQLite, they come from the full-text index.
  */
 async function bestMatchTiers(db: DB, facets: Facets, clauses: Clause[], candidates: Int32Array, need: number, probes: number[]) {
   const tiers = new Uint8Array(facets.capacity).fill(3);
+  const mark = (ids: Int32Array, tier: number) => {
+    for (const id of ids) if (id < facets.capacity && tiers[id] > tier) tiers[id] = tier;
+  };
+  const titled = () => {
+    let n = 0;
+    for (const id of candidates) if (tiers[id] === 1) n++;
+    return n;
+  };
   let probed: { id: number; tier: number }[] = [];
   if (isPostgres(db)) {
+    const titles = await storedMatch(db, clauses, "title");
+    if (titles) {
+      mark(titles, 1);
+      if (titled() < need) mark(await matchIds(db, clauses, "tags"), 2);
+      return tiers;
+    }
     for (const size of probes) {
       const probe = pageOf(facets, candidates, "popular", null, 0, Math.max(size, need));
       const { rows } = await sql<{
@@ -83,16 +99,15 @@ async function bestMatchTiers(db: DB, facets: Facets, clauses: Clause[], candida
       probed = rows;
     }
   }
-  for (const id of await matchIds(db, clauses, "title")) if (id < facets.capacity) tiers[id] = 1;
-  let titled = 0;
-  for (const id of candidates) if (tiers[id] === 1) titled++;
-  if (titled >= need) return tiers;
+  mark(await ginIds(db, clauses, "title"), 1);
+  const hits = titled();
+  if (hits >= need) return tiers;
   const tagged = probed.filter((r) => r.tier === 2);
-  if (tagged.length >= need - titled) {
+  if (tagged.length >= need - hits) {
     for (const r of tagged) tiers[r.id] = 2;
     return tiers;
   }
-  for (const id of await matchIds(db, clauses, "tags")) if (id < facets.capacity && tiers[id] === 3) tiers[id] = 2;
+  mark(await matchIds(db, clauses, "tags"), 2);
   return tiers;
 }
 
