@@ -1,5 +1,6 @@
 import SQLite from "better-sqlite3";
-import { Kysely, SqliteDialect, sql } from "kysely";
+import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DB } from "../../app/db/db.server";
 import type { Database, NewContent, Content as Row } from "../../app/db/schema";
@@ -358,6 +359,47 @@ describe(`search on ${ENGINE}`, () => {
       }
     } finally {
       raw.close();
+    }
+  });
+
+  it.skipIf(ENGINE === "sqlite")("reads the text index for the text only, never a filter (PostgreSQL query plans)", async () => {
+    const logged: { sql: string; params: readonly unknown[] }[] = [];
+    const pool = new pg.Pool({ connectionString: url, max: 1 });
+    const spy = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool }),
+      log: (e) => {
+        if (e.level === "query") logged.push({ sql: e.query.sql, params: e.query.parameters });
+      },
+    });
+    try {
+      // With BPM, duration and price filters; the search asks the stored bitsets, then the GIN index.
+      for (const [keywords, id] of [
+        ["piano", fx.A6.id],
+        ["fixture", fx.A2.id],
+      ] as const) {
+        const filter = searchFilterSchema.parse({
+          type: "audio",
+          keywords,
+          bpm_start: "60",
+          bpm_end: "90",
+          duration_start: "1",
+          price: "1",
+        });
+        const found = ids((await searchContents(spy, filter, "en")).list);
+        expect(found, keywords).toContain(id);
+        expect(found, keywords).not.toContain(fx.A1.id);
+      }
+      const searches = logged.filter((q) => /\bsearch_(documents|fields|postings)\b/.test(q.sql));
+      expect(searches.some((q) => /@@/.test(q.sql))).toBe(true);
+      expect(searches.some((q) => /search_postings/.test(q.sql))).toBe(true);
+      for (const q of searches) {
+        expect(q.sql).not.toMatch(/\bcontents\b|bpm|duration|price/);
+        const plan = (await pool.query(`EXPLAIN ${q.sql}`, q.params as unknown[])).rows.map((r) => r["QUERY PLAN"]).join("\n");
+        expect(plan).toMatch(/search_(documents|fields|postings)/);
+        expect(plan).not.toMatch(/\bcontents\b|bpm|duration|price/);
+      }
+    } finally {
+      await spy.destroy();
     }
   });
 
