@@ -196,14 +196,18 @@ export async function rebuildPostings(db: DB, options: { minDocs?: number } = {}
 
 /**
  * Brings the stored bitsets in step with a change of the index: for each item, the tokens it had (none when it
- * was not indexed) and has now. Locks the rows it changes, in key order, until the transaction ends.
+ * was not indexed) and has now. Only the keys an item gained or lost are read; the rows it changes stay locked,
+ * taken in key order, until the transaction ends.
  */
 export async function updatePostings(db: DB, changes: { id: number; before: ItemTokens | null; after: ItemTokens }[]): Promise<void> {
   const keyed = changes.map((c) => {
     const after = itemKeys(c.after);
-    return { id: c.id, after, all: c.before ? new Set([...itemKeys(c.before), ...after]) : after };
+    const before = c.before ? itemKeys(c.before) : new Set<string>();
+    const moved = new Set([...after].filter((k) => !before.has(k)));
+    for (const k of before) if (!after.has(k)) moved.add(k);
+    return { id: c.id, after, moved };
   });
-  const keys = [...new Set(keyed.flatMap((c) => [...c.all]))];
+  const keys = [...new Set(keyed.flatMap((c) => [...c.moved]))];
   if (!keys.length) return;
   const { rows } = await sql<{
     key: string;
@@ -213,6 +217,7 @@ export async function updatePostings(db: DB, changes: { id: number; before: Item
     let bits = row.bits;
     let changed = false;
     for (const c of keyed) {
+      if (!c.moved.has(row.key)) continue;
       const on = c.after.has(row.key);
       if (hasBit(bits, c.id) !== on) {
         bits = withBit(bits, c.id, on);
