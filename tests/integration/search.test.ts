@@ -4,9 +4,10 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DB } from "../../app/db/db.server";
 import type { Database, NewContent, Content as Row } from "../../app/db/schema";
+import { type Clause, parseQuery, toTsquery } from "../../app/market/search/analyze";
 import { searchFilterSchema } from "../../app/market/search/filter-schema.server";
 import { reindexContents } from "../../app/market/search/indexer.server";
-import { rebuildPostings } from "../../app/market/search/postings.server";
+import { matchByPostings, rebuildPostings } from "../../app/market/search/postings.server";
 import { searchContents } from "../../app/market/search/search.server";
 import { createTestApp } from "../support/app";
 import { createTestDb } from "../support/db";
@@ -371,8 +372,10 @@ describe(`search on ${ENGINE}`, () => {
         if (e.level === "query") logged.push({ sql: e.query.sql, params: e.query.parameters });
       },
     });
-    try {
-      // With BPM, duration and price filters; the search asks the stored bitsets, then the GIN index.
+    // With BPM, duration and price filters: first through the GIN index (these words are rare here), then with
+    // every key stored, matched from the bitsets.
+    const run = async () => {
+      logged.length = 0;
       for (const [keywords, id] of [
         ["piano", fx.A6.id],
         ["fixture", fx.A2.id],
@@ -390,16 +393,24 @@ describe(`search on ${ENGINE}`, () => {
         expect(found, keywords).not.toContain(fx.A1.id);
       }
       const searches = logged.filter((q) => /\bsearch_(documents|fields|postings)\b/.test(q.sql));
-      expect(searches.some((q) => /@@/.test(q.sql))).toBe(true);
-      expect(searches.some((q) => /search_postings/.test(q.sql))).toBe(true);
       for (const q of searches) {
         expect(q.sql).not.toMatch(/\bcontents\b|bpm|duration|price/);
         const plan = (await pool.query(`EXPLAIN ${q.sql}`, q.params as unknown[])).rows.map((r) => r["QUERY PLAN"]).join("\n");
         expect(plan).toMatch(/search_(documents|fields|postings)/);
         expect(plan).not.toMatch(/\bcontents\b|bpm|duration|price/);
       }
+      return searches;
+    };
+    try {
+      expect((await run()).some((q) => /@@/.test(q.sql))).toBe(true);
+      await rebuildPostings(db, { minDocs: 1 });
+      const stored = await run();
+      expect(stored.some((q) => /search_postings/.test(q.sql))).toBe(true);
+      // The match itself (a tier may still ask the GIN index for a word no title or tag holds, so never stored).
+      expect(stored.filter((q) => /@@/.test(q.sql) && /search_documents/.test(q.sql)).map((q) => [q.sql, q.params])).toEqual([]);
     } finally {
       await spy.destroy();
+      await rebuildPostings(db);
     }
   });
 
@@ -573,6 +584,23 @@ describe(`search on ${ENGINE}`, () => {
     };
     const found = async (keywords: string, id: number) =>
       ids((await searchContents(db, searchFilterSchema.parse({ keywords, limit: 100 }), "en")).list).includes(id);
+    /** The ids the stored bitsets give for the keywords in a field (null: none stored), and the GIN index's. */
+    const raw = async (keywords: string, field: "document" | "title" | "tags" = "document") => {
+      const [table, column] = field === "document" ? ["search_documents", "document"] : ["search_fields", field];
+      const gin = async (clauses: Clause[]) =>
+        Int32Array.from(
+          (
+            await sql<{
+              id: number;
+            }>`SELECT content_id AS id FROM ${sql.table(table)} WHERE ${sql.ref(column)} @@ CAST(${toTsquery(clauses)} AS tsquery)`.execute(
+              db,
+            )
+          ).rows.map((r) => r.id),
+        );
+      const sorted = (list: Int32Array | null) => list && [...list].sort((a, b) => a - b);
+      const clauses = parseQuery(keywords);
+      return { stored: sorted(await matchByPostings(db, clauses, gin, field)), gin: sorted(await gin(clauses)) };
+    };
     /** Runs `test` with the keys held by `minDocs` items or more stored, then stores the usual ones again. */
     const storing = async (minDocs: number, test: () => Promise<void>) => {
       try {
@@ -625,12 +653,26 @@ describe(`search on ${ENGINE}`, () => {
         await reindexContents(db, [id]);
         expect(await found("glimmerwood", id)).toBe(true);
         expect((await list("glimmerwood"))[0]).toBe(id);
+        // Deleted from the catalog, it leaves the index by cascade, and its bits go with it.
         await db.deleteFrom("contents").where("id", "=", id).execute();
+        for (const field of ["document", "title", "tags"] as const) {
+          const { stored, gin } = await raw("glimmerwood quorblex", field);
+          expect(stored, field).not.toBeNull();
+          expect(stored, field).toEqual(gin);
+        }
+        expect((await raw("glimmerwood", "tags")).stored).toContain(B1);
+        for (const field of ["document", "title"] as const) expect((await raw("glimmerwood", field)).stored, field).not.toContain(id);
         const { title_en, title_ko, tags_en } = fx.B1;
         await db.updateTable("contents").set({ title_en, title_ko, tags_en }).where("id", "=", B1).execute();
         await reindexContents(db, [B1]);
         expect(await found("quorblex", B1)).toBe(false);
         expect((await list("glimmerwood"))[0]).toBe(B1);
+        // After all these changes, every stored answer is still exactly the GIN index's.
+        for (const keywords of KEYWORDS)
+          for (const field of ["document", "title", "tags"] as const) {
+            const { stored, gin } = await raw(keywords, field);
+            if (stored) expect(stored, `${keywords} in ${field}`).toEqual(gin);
+          }
       }));
   });
 });

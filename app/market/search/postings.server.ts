@@ -16,7 +16,10 @@ import { type Alternative, type Clause, type QueryToken, toTsquery } from "./ana
  * only decides speed.
  */
 
-/** The shortest prefix a query asks for (parseQuery: Latin words match as prefixes from three letters). */
+/**
+ * The shortest prefix a query asks for (parseQuery: Latin words match as prefixes from three letters). The
+ * triggers of migration 0011, which clear a deleted item's bits, make keys the same way.
+ */
 const MIN_PREFIX = 3;
 /** A key is stored when at least 1% of the catalog holds it, and at least this many items. */
 const MIN_DOCS_FLOOR = 64;
