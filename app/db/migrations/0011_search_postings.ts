@@ -11,6 +11,9 @@ import { isPostgres } from "../dialect";
  */
 export async function up(db: Kysely<any>): Promise<void> {
   if (!isPostgres(db)) return;
+  // Emptied first (the start-up rebuild fills them again), so the triggers below do not run for every row.
+  await sql`DELETE FROM search_fields`.execute(db);
+  await sql`DELETE FROM search_documents`.execute(db);
   await sql`CREATE TABLE search_postings (key text PRIMARY KEY, bits bytea NOT NULL)`.execute(db);
   // A server built without lz4, or older than 14, keeps its default compression (pglz).
   await sql`DO $$ BEGIN
@@ -49,8 +52,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`CREATE TRIGGER search_fields_forget AFTER DELETE ON search_fields FOR EACH ROW EXECUTE FUNCTION search_fields_forget()`.execute(
     db,
   );
-  await sql`DELETE FROM search_fields`.execute(db);
-  await sql`DELETE FROM search_documents`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
