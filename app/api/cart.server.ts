@@ -2,6 +2,7 @@ import { z } from "zod";
 import { addToCart, countCart, listCart, newCartToken, removeFromCart } from "../market/cart.server";
 import { CONTENT_TYPES } from "../market/catalog/detail.server";
 import { addFavorites, listFavorites, removeFavorites } from "../market/interests.server";
+import { itemCode } from "../utils/input.server";
 import { readShopper } from "../utils/shopper.server";
 import { readJson, requireMember } from "./caller.server";
 import { fail, ok } from "./envelope.server";
@@ -44,7 +45,7 @@ export const cartRoutes: ApiRoute[] = [
           contents_list: z
             .array(
               z.object({
-                item_code: z.string().regex(/^[A-Z]{2}\d{7}$/),
+                item_code: itemCode,
                 item_type: z.enum(CONTENT_TYPES).optional(),
                 contents_file_type: z.coerce.number().int().min(0).max(9).optional(),
               }),
@@ -99,10 +100,7 @@ export const cartRoutes: ApiRoute[] = [
     handler: async (call) => {
       const input = z
         .object({
-          item_list: z
-            .array(z.string().regex(/^[A-Z]{2}\d{7}$/))
-            .min(1)
-            .max(100),
+          item_list: z.array(itemCode).min(1).max(100),
         })
         .parse(await readJson(call));
       const viewer = await requireMember(call);

@@ -6,6 +6,7 @@ import { findGroup, listContents, listPackages, listThemes } from "../market/cat
 import { MarketError } from "../market/errors";
 import { passPriceGroups } from "../market/passes.server";
 import { FONT_PREVIEW_MAX } from "../market/rules";
+import { ITEM_CODE } from "../utils/input.server";
 import { ok } from "./envelope.server";
 import type { ApiCall, ApiRoute } from "./router.server";
 
@@ -22,7 +23,7 @@ const pageParam = (call: ApiCall) => page.parse(call.params.id, { path: ["id"] }
 async function contentByKey(call: ApiCall, key: string) {
   const parsed = z
     .string()
-    .regex(/^([1-9]\d{0,9}|[A-Z]{2}\d{7})$/, "must be a content id or code")
+    .refine((v) => /^[1-9]\d{0,9}$/.test(v) || ITEM_CODE.test(v), "must be a content id or code")
     .parse(key, { path: ["id"] });
   const item = await contentDetail(call.context.db, /^\d+$/.test(parsed) ? { id: Number(parsed) } : { code: parsed }, call.language);
   if (!item) throw new MarketError("NOT_FOUND", 404, `No content with id ${key}`);

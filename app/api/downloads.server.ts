@@ -5,6 +5,7 @@ import { versionAtLeast } from "../market/downloads/rules";
 import { MarketError } from "../market/errors";
 import { identifyLicense, type LicenseIdentity } from "../market/licenses.server";
 import { MIN_EDITOR_VERSION } from "../market/rules";
+import { itemCode } from "../utils/input.server";
 import { readJson } from "./caller.server";
 import { ok } from "./envelope.server";
 import type { ApiCall, ApiRoute } from "./router.server";
@@ -26,7 +27,7 @@ const onWindows = (call: ApiCall) => {
 };
 
 const contentsList = z
-  .array(z.object({ item_code: z.string().regex(/^[A-Z]{2}\d{7}$/, "an item code like VI0000001") }))
+  .array(z.object({ item_code: itemCode }))
   .min(1)
   .max(100);
 

@@ -9,6 +9,11 @@ import { z } from "zod";
 export const idList = (max = 100) =>
   z.preprocess((v) => (Array.isArray(v) ? v : v === undefined ? [] : [v]), z.array(z.coerce.number().int().positive()).max(max));
 
+/** The form of an item code: two letters of its type and seven digits (VI0000001). */
+export const ITEM_CODE = /^[A-Z]{2}\d{7}$/;
+/** An item code from an address, a form or an API body. */
+export const itemCode = z.string().regex(ITEM_CODE, "an item code like VI0000001");
+
 /** A positive integer id from an address or a form. */
 export const positiveId = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
@@ -18,14 +23,17 @@ export function chosenIds(form: FormData, name: string, max = 100): number[] {
   return parsed.success ? parsed.data : [];
 }
 
+/** "Add this item" (the cart and the favorites forms): its code, where to go back to, and whether JS sent it. */
+const addItem = z.object({
+  intent: z.literal("add"),
+  code: itemCode,
+  redirectTo: z.string().optional(),
+  js: z.string().optional(),
+});
+
 /** One schema per intent of the cart form (a discriminated union, Hydrogen-style intent switch). */
 export const cartActionSchema = z.discriminatedUnion("intent", [
-  z.object({
-    intent: z.literal("add"),
-    code: z.string().regex(/^[A-Z]{2}\d{7}$/),
-    redirectTo: z.string().optional(),
-    js: z.string().optional(),
-  }),
+  addItem,
   z.object({ intent: z.literal("remove"), cart_id: idList(), pass_line: idList() }),
   z.object({ intent: z.literal("favorite"), cart_id: idList() }),
   z.object({ intent: z.literal("buy"), cart_id: idList(), pass_line: idList() }),
@@ -39,12 +47,7 @@ export const cartActionSchema = z.discriminatedUnion("intent", [
 
 /** The favorites form (/mypage/interest): add one item, remove or move chosen ones to the cart. */
 export const favoritesActionSchema = z.discriminatedUnion("intent", [
-  z.object({
-    intent: z.literal("add"),
-    code: z.string().regex(/^[A-Z]{2}\d{7}$/),
-    redirectTo: z.string().optional(),
-    js: z.string().optional(),
-  }),
+  addItem,
   z.object({ intent: z.literal("remove"), interest_id: idList(200) }),
   z.object({ intent: z.literal("cart"), interest_id: idList(200) }),
 ]);

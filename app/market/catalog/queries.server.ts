@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { itemCode } from "../../utils/input.server";
 import { CART_OUTCOMES } from "../cart-outcomes";
 import { FONT_PREVIEW_MAX } from "../rules";
 import { CONTENT_TYPES } from "./detail.server";
@@ -10,7 +11,7 @@ import { CONTENT_TYPES } from "./detail.server";
 
 /** /contents/{type}?code=...&text=... (the font preview text is cut to 100 characters, whole characters). */
 export const detailQuery = z.object({
-  code: z.string().regex(/^[A-Z]{2}\d{7}$/),
+  code: itemCode,
   text: z
     .string()
     .optional()

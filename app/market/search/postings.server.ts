@@ -24,7 +24,7 @@ const MIN_PREFIX = 3;
 /** A key is stored when at least 1% of the catalog holds it, and at least this many items. */
 const MIN_DOCS_FLOOR = 64;
 
-export const hotThreshold = (capacity: number) => Math.max(MIN_DOCS_FLOOR, Math.ceil(capacity / 100));
+const hotThreshold = (capacity: number) => Math.max(MIN_DOCS_FLOOR, Math.ceil(capacity / 100));
 
 /** What a key covers: the whole item (its full-text vector), its title or its tags. */
 export type Field = "document" | "title" | "tags";
