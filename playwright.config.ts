@@ -37,6 +37,7 @@ export default defineConfig({
       NODE_ENV: "production",
       DATABASE_URL: `file:${DATA}/market.sqlite`,
       DATA_DIR: DATA,
+      PUBLIC_URL: `http://127.0.0.1:${PORT}`,
       SEED_SIZE: "300",
       LOG_REQUESTS: "false",
       SESSION_SECRET: "e2e-secret-e2e-secret",

@@ -6,8 +6,13 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import url from "node:url";
-import { createRemixRequest } from "@remix-run/express/dist/server.js";
-import { type AppLoadContext, broadcastDevReady, createRequestHandler, type ServerBuild } from "@remix-run/node";
+import {
+  type AppLoadContext,
+  broadcastDevReady,
+  createReadableStreamFromReadable,
+  createRequestHandler,
+  type ServerBuild,
+} from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import helmet from "helmet";
@@ -21,6 +26,7 @@ import { expireVirtualAccounts } from "./app/market/orders/expire.server";
 import { reconcileOpenOrders } from "./app/market/orders/orders.server";
 import { PAGE_CACHE_HEADER } from "./app/utils/cache";
 import { parseEnv } from "./app/utils/env.server";
+import { ALLOWED_METHODS, bodyTypeRefusal, crossOriginRefusal, requestAddress } from "./app/utils/http-guards.server";
 import { bodyFor, createPageCache, isCacheableRequest } from "./app/utils/page-cache.server";
 
 let env: ReturnType<typeof parseEnv>;
@@ -45,7 +51,8 @@ const dev = env.NODE_ENV === "development" && Boolean(process.env.REMIX_DEV_ORIG
 
 const app = express();
 app.disable("x-powered-by");
-app.set("trust proxy", "loopback");
+// X-Forwarded-For is believed only from the proxies TRUST_PROXY lists; otherwise the client is the connection.
+app.set("trust proxy", env.TRUST_PROXY ?? false);
 
 app.use((req, res, next) => {
   const requestId = (req.get("x-request-id") ?? randomUUID()).slice(0, 64);
@@ -59,6 +66,58 @@ app.use((req, res, next) => {
     log({ level: "info", method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, requestId });
   });
   next();
+});
+
+const publicHost = new URL(env.PUBLIC_URL).host;
+/** A refusal before any route: the API's envelope for API paths, plain text elsewhere. */
+function refuse(req: express.Request, res: express.Response, status: number, message: string) {
+  if (req.path.startsWith("/api/")) return void res.status(status).json({ result: { code: status, message }, data: { state: "ERROR" } });
+  res.status(status).type("text").send(message);
+}
+// Refusals before any route runs: methods the store does not serve, cross-origin writes, pages posted something
+// that is not a form. Each is a client error with a plain message.
+app.use((req, res, next) => {
+  if (!(ALLOWED_METHODS as readonly string[]).includes(req.method)) {
+    res.setHeader("Allow", ALLOWED_METHODS.join(", "));
+    return refuse(req, res, 405, "Method not allowed");
+  }
+  const header = (name: string) => req.get(name);
+  const refusal =
+    crossOriginRefusal(req.method, req.path, header, publicHost) ?? bodyTypeRefusal(req.method, req.path, req.get("content-type"));
+  if (refusal) return refuse(req, res, refusal.status, refusal.message);
+  next();
+});
+
+// A form body is read whole (at most MAX_FORM_BYTES) and a multipart one checked before any action sees it: a
+// truncated or forged multipart body answers 400 here instead of failing inside an action.
+const MAX_FORM_BYTES = 8 * 1024 * 1024;
+app.use(async (req, res, next) => {
+  const type = req.get("content-type")?.split(";")[0].trim().toLowerCase();
+  if (req.method === "GET" || req.method === "HEAD" || (type !== "multipart/form-data" && type !== "application/x-www-form-urlencoded"))
+    return next();
+  try {
+    const declared = Number(req.get("content-length") ?? 0);
+    if (declared > MAX_FORM_BYTES) return refuse(req, res, 413, "The request is too large");
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_FORM_BYTES) return refuse(req, res, 413, "The request is too large");
+      chunks.push(chunk as Buffer);
+    }
+    const body = Buffer.concat(chunks);
+    if (type === "multipart/form-data") {
+      const readable = await new Response(body, { headers: { "content-type": req.get("content-type") ?? "" } }).formData().then(
+        () => true,
+        () => false,
+      );
+      if (!readable) return refuse(req, res, 400, "The form could not be read");
+    }
+    res.locals.formBody = body;
+    next();
+  } catch (error) {
+    next(error);
+  }
 });
 
 app.use(compression());
@@ -108,22 +167,44 @@ app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y"
 app.use("/media", express.static(path.join(env.DATA_DIR, "media"), { maxAge: "1d" }));
 app.use(express.static("public", { maxAge: "1h" }));
 
-const getLoadContext = async (req: express.Request, res: express.Response): Promise<AppLoadContext> => {
-  const request = new Request(`http://${req.get("host") ?? "localhost"}${req.originalUrl}`, {
-    headers: Object.entries(req.headers).flatMap(([k, v]) =>
-      v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((x) => [k, x] as [string, string]),
-    ),
+/**
+ * The request Remix sees: addressed to PUBLIC_URL (never to the client's Host header, so no page, cached copy,
+ * mail or gateway callback can carry another site's address), aborted when the client goes away.
+ */
+function remixRequest(req: express.Request, res: express.Response, address: URL): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  // The origin check above has passed: Remix's own check (Origin against X-Forwarded-Host or Host) must agree.
+  headers.delete("x-forwarded-host");
+  const origin = headers.get("origin");
+  if (origin && origin !== "null") headers.set("host", new URL(origin).host);
+  let controller: AbortController | null = new AbortController();
+  const signal = controller.signal;
+  res.on("finish", () => {
+    controller = null;
   });
-  return {
-    db,
-    env,
-    locale: await resolveLanguage(request, req.ip ?? "", { trustCdnCountry: env.TRUST_CDN_COUNTRY, geo }),
-    cspNonce: res.locals.cspNonce as string,
-    requestId: res.locals.requestId as string,
-    clientIp: req.ip ?? "",
-    payments,
-  };
-};
+  res.on("close", () => controller?.abort());
+  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal };
+  if (res.locals.formBody) init.body = new Uint8Array(res.locals.formBody as Buffer);
+  else if (req.method !== "GET" && req.method !== "HEAD") {
+    init.body = createReadableStreamFromReadable(req);
+    init.duplex = "half";
+  }
+  return new Request(address.href, init);
+}
+
+const getLoadContext = async (req: express.Request, res: express.Response, request: Request): Promise<AppLoadContext> => ({
+  db,
+  env,
+  locale: await resolveLanguage(request, req.ip ?? "", { trustCdnCountry: env.TRUST_CDN_COUNTRY, geo }),
+  cspNonce: res.locals.cspNonce as string,
+  requestId: res.locals.requestId as string,
+  clientIp: req.ip ?? "",
+  payments,
+});
 
 /**
  * Writes a Remix response with backpressure. (@remix-run/express's sendRemixResponse writes every chunk without
@@ -150,18 +231,21 @@ app.all("*", async (req, res, next) => {
       build = await loadBuild();
       handleRequest = createRequestHandler(build, env.NODE_ENV);
     }
-    const context = await getLoadContext(req, res);
-    if (dev || !isCacheableRequest(req.method, req.get("cookie"), req.path)) {
-      const response = await handleRequest(createRemixRequest(req, res), context);
+    const address = requestAddress(env.PUBLIC_URL, req.originalUrl);
+    if (!address) return refuse(req, res, 400, "Bad request address");
+    const request = remixRequest(req, res, address);
+    const context = await getLoadContext(req, res, request);
+    if (dev || !isCacheableRequest(req.method, req.path, (name) => req.get(name))) {
+      const response = await handleRequest(request, context);
       response.headers.delete(PAGE_CACHE_HEADER);
       return await sendResponse(res, response);
     }
     // Anonymous GET: served from the page micro-cache when the route opted in. The render is not tied to
-    // this visitor's connection, since other visitors may be waiting for it.
+    // this visitor's connection, since other visitors may be waiting for it. Nothing in it comes from the
+    // Host header (the address is PUBLIC_URL's), so the key is the language and the path.
     const key = `${context.locale} ${req.originalUrl}`;
-    const url = new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`);
     const { page, hit } = await pageCache.get(key, context.cspNonce, () =>
-      handleRequest(new Request(url, { method: "GET", headers: createRemixRequest(req, res).headers }), context),
+      handleRequest(new Request(address, { method: "GET", headers: request.headers }), context),
     );
     res.status(page.status);
     for (const [name, value] of page.headers) if (name !== "content-length") res.append(name, value);
@@ -173,6 +257,22 @@ app.all("*", async (req, res, next) => {
 });
 
 app.use((error: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
+  // Errors a client caused (a body Express could not read, a path it could not decode) are its own: 4xx, logged
+  // as such, with no stack.
+  const status = (error as { status?: unknown; statusCode?: unknown })?.status ?? (error as { statusCode?: unknown })?.statusCode;
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    log({
+      level: "warn",
+      msg: "client error",
+      status,
+      method: req.method,
+      path: req.path,
+      requestId: res.locals.requestId,
+      error: String((error as Error).message ?? error),
+    });
+    if (!res.headersSent) refuse(req, res, status, "Bad request");
+    return;
+  }
   log({ level: "error", path: req.path, requestId: res.locals.requestId, error: error instanceof Error ? error.stack : String(error) });
   if (!res.headersSent) res.status(500).type("text").send("Please try again in a few minutes");
 });

@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import { type AppLoadContext, createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { fixedT, serverBundles } from "./i18n/i18n.server";
@@ -52,6 +52,19 @@ export default async function handleRequest(
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
+  // A request the store refused (an unknown method, a route without an action): the client's error, logged as such.
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    console.warn(
+      JSON.stringify({
+        level: "warn",
+        msg: "client error",
+        status: error.status,
+        method: request.method,
+        path: new URL(request.url).pathname,
+      }),
+    );
+    return;
+  }
   console.error(
     JSON.stringify({
       level: "error",

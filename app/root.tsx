@@ -15,7 +15,7 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const languageRedirect = await languageQueryRedirect(request);
+  const languageRedirect = await languageQueryRedirect(request, { secure: context.env.PUBLIC_URL.startsWith("https://") });
   if (languageRedirect) {
     const headers = new Headers();
     if (languageRedirect.cookie) headers.append("Set-Cookie", languageRedirect.cookie);

@@ -16,7 +16,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireEmbeddedLicense(request, context);
   const url = new URL(request.url);
   const token = url.searchParams.get("token") ?? "";
-  const origin = context.env.PUBLIC_URL ?? url.origin;
+  const origin = context.env.PUBLIC_URL;
   const t = fixedT(context.locale);
   const none = url.searchParams.get("none") === "1";
   return {

@@ -52,13 +52,17 @@ export async function resolveLanguage(request: Request, ip: string, sources: Lan
 
 /**
  * When the address carries `language`, the answer is a redirect to the same address without it,
- * remembering a supported language in the cookie. Returns null when there is nothing to do.
+ * remembering a supported language in the cookie (Secure when the store is served over https). Returns null
+ * when there is nothing to do.
  */
-export async function languageQueryRedirect(request: Request): Promise<{ location: string; cookie: string | null } | null> {
+export async function languageQueryRedirect(
+  request: Request,
+  options: { secure: boolean } = { secure: false },
+): Promise<{ location: string; cookie: string | null } | null> {
   const url = new URL(request.url);
   if (!url.searchParams.has("language")) return null;
   const value = url.searchParams.get("language");
   url.searchParams.delete("language");
   const location = url.pathname + (url.searchParams.size ? `?${url.searchParams}` : "") + url.hash;
-  return { location, cookie: isLocale(value) ? await languageCookie.serialize(value) : null };
+  return { location, cookie: isLocale(value) ? await languageCookie.serialize(value, { secure: options.secure }) : null };
 }

@@ -14,7 +14,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const token = url.searchParams.get("token") ?? "";
   return {
-    deepLink: isBridgeToken(token) ? editorDownloadLink(token, context.env.PUBLIC_URL ?? url.origin) : null,
+    deepLink: isBridgeToken(token) ? editorDownloadLink(token, context.env.PUBLIC_URL) : null,
     excluded: url.searchParams.get("excluded") === "1",
     seo: await pageSeo(request, context, { titleKey: "download.bridgeTitle" }),
   };

@@ -4,11 +4,12 @@ import { Pagination } from "../components/pagination";
 import { useTranslation } from "../i18n/react";
 import { listNotices } from "../market/notices.server";
 import { cacheHeaders } from "../utils/cache";
+import { pageNumber } from "../utils/input.server";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const page = Math.max(1, Number.parseInt(new URL(request.url).searchParams.get("page") ?? "1", 10) || 1);
+  const page = pageNumber(new URL(request.url).searchParams.get("page"));
   const result = await listNotices(context.db, context.locale, page);
   if (page > result.pages) throw redirect(`/notice?page=${result.pages}`);
   return { ...result, page, seo: await pageSeo(request, context, { titleKey: "notice.title", keep: ["page"] }), locale: context.locale };

@@ -5,6 +5,7 @@ import { Pagination } from "../components/pagination";
 import { useTranslation } from "../i18n/react";
 import { searchFaq } from "../market/support.server";
 import { cacheHeaders } from "../utils/cache";
+import { pageNumber } from "../utils/input.server";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
@@ -15,7 +16,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const keyword = (url.searchParams.get("keyword") ?? "").trim().slice(0, 50);
   const category = (url.searchParams.get("category") ?? "").slice(0, 30);
-  const page = Math.max(1, Math.min(500, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1));
+  const page = pageNumber(url.searchParams.get("page"), 500);
   const [faq, seo] = await Promise.all([
     searchFaq(context.db, context.locale, { keyword: keyword || undefined, category: category || undefined, page }),
     pageSeo(request, context, { titleKey: "support.title", keep: ["keyword", "category", "page"] }),

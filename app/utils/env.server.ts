@@ -1,4 +1,14 @@
+import net from "node:net";
 import { z } from "zod";
+
+const isProxyEntry = (entry: string) => {
+  if (["loopback", "linklocal", "uniquelocal"].includes(entry)) return true;
+  const [address, bits, ...rest] = entry.split("/");
+  if (rest.length || !net.isIP(address)) return false;
+  if (bits === undefined) return true;
+  const max = net.isIPv4(address) ? 32 : 128;
+  return /^\d+$/.test(bits) && Number(bits) <= max;
+};
 
 /** Boolean environment values: "1/true/yes/on" and "0/false/no/off". */
 const flag = (fallback: boolean) =>
@@ -11,7 +21,27 @@ const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
-  PUBLIC_URL: z.string().url().optional(),
+  /** The store's public origin: every address the store hands out (gateways, mail, canonical) is built on it. */
+  PUBLIC_URL: z
+    .string()
+    .url()
+    .refine((v) => /^https?:\/\//.test(v), "must be an http:// or https:// address")
+    .transform((v) => v.replace(/\/+$/, ""))
+    .optional(),
+  /**
+   * Proxies whose X-Forwarded-For is believed: a comma-separated list of addresses, CIDR ranges or the names
+   * loopback, linklocal, uniquelocal. Unset: none (the client is the connection's address).
+   */
+  TRUST_PROXY: z
+    .string()
+    .transform((v) =>
+      v
+        .split(",")
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
+    .refine((list) => list.every(isProxyEntry), "must list IP addresses, CIDR ranges, loopback, linklocal or uniquelocal")
+    .optional(),
   DATABASE_URL: z
     .string()
     .regex(/^(file:|postgres:\/\/|postgresql:\/\/)/, "must start with file: or postgres://")
@@ -53,7 +83,8 @@ const schema = z.object({
   LOG_REQUESTS: flag(true),
 });
 
-export type Env = z.infer<typeof schema>;
+/** The parsed environment; PUBLIC_URL is always set (default http://localhost:PORT). */
+export type Env = Omit<z.infer<typeof schema>, "PUBLIC_URL"> & { PUBLIC_URL: string };
 
 /** Parses the environment; throws an Error that names every bad variable. */
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
@@ -63,11 +94,16 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid environment configuration:\n${lines.join("\n")}`);
   }
-  const env = result.data;
+  const { PUBLIC_URL, ...rest } = result.data;
+  const env: Env = { ...rest, PUBLIC_URL: PUBLIC_URL ?? `http://localhost:${rest.PORT}` };
   if (env.MAIL_TRANSPORT === "smtp" && !env.SMTP_URL) {
     throw new Error("Invalid environment configuration:\n  SMTP_URL: required when MAIL_TRANSPORT=smtp");
   }
   if (env.PAYMENT_GATEWAY === "live") {
+    if (!PUBLIC_URL)
+      throw new Error(
+        "Invalid environment configuration:\n  PUBLIC_URL: required when PAYMENT_GATEWAY=live (the store's public https address, for the gateways' returns and webhooks)",
+      );
     const portone = [env.PORTONE_API_SECRET, env.PORTONE_WEBHOOK_SECRET, env.PORTONE_STORE_ID];
     const paypal = [env.PAYPAL_CLIENT_ID, env.PAYPAL_CLIENT_SECRET, env.PAYPAL_WEBHOOK_ID];
     const complete = (group: unknown[]) => group.every(Boolean);

@@ -60,3 +60,12 @@ export const cancelOrderSchema = z.object({
   account: z.string().trim().max(40).optional(),
   holder: z.string().trim().max(40).optional(),
 });
+
+/**
+ * A page number from the address: 1 when missing or unreadable, never past `max` (a number too large for the
+ * database, such as ?page=99999999999999999999, is a client's mistake, not a server error).
+ */
+export function pageNumber(raw: string | null | undefined, max = 10_000): number {
+  const n = Number.parseInt(raw ?? "1", 10);
+  return Number.isSafeInteger(n) ? Math.max(1, Math.min(max, n)) : 1;
+}

@@ -1,6 +1,10 @@
 import type { AppLoadContext } from "@remix-run/node";
 
-/** The store's public origin (PUBLIC_URL, else the request's), for addresses handed to outside services. */
-export function publicOrigin(request: Request, context: AppLoadContext): string {
-  return (context.env.PUBLIC_URL ?? new URL(request.url).origin).replace(/\/$/, "");
+/**
+ * The store's public origin (PUBLIC_URL, default http://localhost:PORT), for every address the store hands out:
+ * gateway returns and webhooks, mail links, canonical URLs. Never taken from the request's Host header, which
+ * the client chooses.
+ */
+export function publicOrigin(_request: Request, context: AppLoadContext): string {
+  return context.env.PUBLIC_URL;
 }

@@ -14,15 +14,31 @@ export interface CachedPage {
   expires: number;
 }
 
-export const SESSION_COOKIES = ["gt", "gsi", "ngt"];
+/** Cookies that never change what a page shows to its visitor (the language is part of the cache key). */
+export const NEUTRAL_COOKIES = ["lng"];
 
-/** Only anonymous GETs may be served from the cache: no session, cart or licence cookie. */
-export function isCacheableRequest(method: string, cookieHeader: string | undefined, path: string): boolean {
+/**
+ * Request headers that identify somebody: a member (the API's authorizationToken, HTTP authorization), an
+ * anonymous cart (ngt) or an editor's licence (license_id, hw_info). A page rendered for them is theirs alone.
+ */
+export const CREDENTIAL_HEADERS = ["authorizationtoken", "authorization", "ngt", "license_id", "hw_info"];
+
+/**
+ * Only anonymous GETs may be served from (and stored in) the cache: no credential header and no cookie but the
+ * neutral ones. A visitor carrying any other cookie (a session, a cart, a licence, a pending payment, or one the
+ * store does not know) gets a page rendered for them alone.
+ */
+export function isCacheableRequest(method: string, path: string, header: (name: string) => string | undefined): boolean {
   if (method !== "GET") return false;
   // Not the API, member pages, files (streamed, never held in memory), payments or webhooks.
   if (/^\/(api\/|mypage|files\/|pay|sandbox\/|webhooks\/)/.test(path)) return false;
+  if (CREDENTIAL_HEADERS.some((name) => header(name) !== undefined)) return false;
+  const cookieHeader = header("cookie");
   if (!cookieHeader) return true;
-  return !cookieHeader.split(";").some((part) => SESSION_COOKIES.includes(part.trim().split("=")[0]));
+  return cookieHeader
+    .split(";")
+    .map((part) => part.trim().split("=")[0])
+    .every((name) => name === "" || NEUTRAL_COOKIES.includes(name));
 }
 
 export function createPageCache(options: { maxEntries?: number; maxBytes?: number } = {}) {

@@ -33,12 +33,12 @@ export function seoMeta(seo: Seo | undefined): MetaDescriptor[] {
 }
 
 /**
- * The canonical address of a request: PUBLIC_URL (or the request's origin) plus the path and only the
- * query parameters that identify the page.
+ * The canonical address of a request: PUBLIC_URL plus the path and only the query parameters that identify the
+ * page. The request's own origin (its Host header) never appears: the client chooses it.
  */
-export function canonicalUrl(request: Request, publicUrl: string | undefined, keep: readonly string[] = []): string {
+export function canonicalUrl(request: Request, publicUrl: string, keep: readonly string[] = []): string {
   const url = new URL(request.url);
-  const base = (publicUrl ?? url.origin).replace(/\/$/, "");
+  const base = publicUrl.replace(/\/$/, "");
   const params = new URLSearchParams();
   for (const key of keep) {
     const value = url.searchParams.get(key);

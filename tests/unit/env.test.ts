@@ -23,4 +23,24 @@ describe("configuration", () => {
     expect(env.AUTO_SEED).toBe(false);
     expect(env.PORT).toBe(8080);
   });
+
+  it("builds every address on PUBLIC_URL, by default this machine's port", () => {
+    expect(parseEnv({}).PUBLIC_URL).toBe("http://localhost:3000");
+    expect(parseEnv({ PORT: "8080" }).PUBLIC_URL).toBe("http://localhost:8080");
+    expect(parseEnv({ PUBLIC_URL: "https://market.example/" }).PUBLIC_URL).toBe("https://market.example");
+    expect(() => parseEnv({ PUBLIC_URL: "ftp://market.example" })).toThrow(/PUBLIC_URL/);
+  });
+
+  it("refuses live payments without PUBLIC_URL, and says so", () => {
+    const live = { PAYMENT_GATEWAY: "live", PAYPAL_CLIENT_ID: "id", PAYPAL_CLIENT_SECRET: "s", PAYPAL_WEBHOOK_ID: "w" };
+    expect(() => parseEnv(live)).toThrow(/PUBLIC_URL: required when PAYMENT_GATEWAY=live/);
+    expect(parseEnv({ ...live, PUBLIC_URL: "https://market.example" }).PAYMENT_GATEWAY).toBe("live");
+  });
+
+  it("trusts forwarded addresses only from the proxies TRUST_PROXY lists", () => {
+    expect(parseEnv({}).TRUST_PROXY).toBeUndefined();
+    expect(parseEnv({ TRUST_PROXY: "loopback, 10.0.0.0/8,::1" }).TRUST_PROXY).toEqual(["loopback", "10.0.0.0/8", "::1"]);
+    expect(() => parseEnv({ TRUST_PROXY: "true" })).toThrow(/TRUST_PROXY/);
+    expect(() => parseEnv({ TRUST_PROXY: "10.0.0.0/33" })).toThrow(/TRUST_PROXY/);
+  });
 });

@@ -35,5 +35,7 @@ describe("language resolution", () => {
     expect(r?.cookie).toMatch(/^lng=/);
     expect(await languageQueryRedirect(req("/video"))).toBeNull();
     expect((await languageQueryRedirect(req("/?language=xx")))?.cookie).toBeNull();
+    expect(r?.cookie).not.toMatch(/Secure/);
+    expect((await languageQueryRedirect(req("/?language=en"), { secure: true }))?.cookie).toMatch(/; Secure/);
   });
 });

@@ -9,17 +9,25 @@ const page = (body: string, init: { status?: number; seconds?: number; cookie?: 
 };
 
 describe("page micro-cache", () => {
-  it("serves anonymous GETs only: no session, cart or licence cookies, no API or my page", () => {
-    expect(isCacheableRequest("GET", undefined, "/video")).toBe(true);
-    expect(isCacheableRequest("GET", "lng=ko", "/video")).toBe(true);
+  it("serves anonymous GETs only: no credential header, no cookie but the language, no API or my page", () => {
+    const get = (path: string, headers: Record<string, string> = {}, method = "GET") =>
+      isCacheableRequest(method, path, (name) => headers[name]);
+    expect(get("/video")).toBe(true);
+    expect(get("/video", { cookie: "lng=ko" })).toBe(true);
     for (const path of ["/files/abc", "/pay01", "/pay/return", "/sandbox/pay/x", "/webhooks/payments/sandbox", "/mypage/sw/home"])
-      expect(isCacheableRequest("GET", undefined, path), path).toBe(false);
-    expect(isCacheableRequest("GET", undefined, "/package")).toBe(true);
-    expect(isCacheableRequest("GET", "lng=ko; gt=abc", "/video")).toBe(false);
-    expect(isCacheableRequest("GET", "ngt=abc", "/video")).toBe(false);
-    expect(isCacheableRequest("POST", undefined, "/video")).toBe(false);
-    expect(isCacheableRequest("GET", undefined, "/api/v1/passes")).toBe(false);
-    expect(isCacheableRequest("GET", undefined, "/mypage/sw/home")).toBe(false);
+      expect(get(path), path).toBe(false);
+    expect(get("/package")).toBe(true);
+    expect(get("/video", { cookie: "lng=ko; gt=abc" })).toBe(false);
+    expect(get("/video", { cookie: "ngt=abc" })).toBe(false);
+    // A cookie the store does not know may still be read by a page: never shared.
+    expect(get("/video", { cookie: "pay=abc" })).toBe(false);
+    expect(get("/video", { cookie: "something=1" })).toBe(false);
+    // Credentials in headers (the API's and the editor's) make the page personal too.
+    for (const name of ["authorizationtoken", "authorization", "ngt", "license_id", "hw_info"])
+      expect(get("/", { [name]: "x" }), name).toBe(false);
+    expect(get("/video", {}, "POST")).toBe(false);
+    expect(get("/api/v1/passes")).toBe(false);
+    expect(get("/mypage/sw/home")).toBe(false);
   });
 
   it("keeps opted-in 200 pages until they expire, then renders again", async () => {

@@ -6,7 +6,8 @@ describe("page metadata", () => {
   it("builds the canonical url from PUBLIC_URL and only the identifying parameters", () => {
     const req = new Request("http://internal:3000/policy?type=paid&utm_source=x");
     expect(canonicalUrl(req, "https://market.example/", ["type"])).toBe("https://market.example/policy?type=paid");
-    expect(canonicalUrl(req, undefined)).toBe("http://internal:3000/policy");
+    // The request's host (the client's Host header) never reaches the page.
+    expect(canonicalUrl(new Request("http://evil.example/policy"), "http://localhost:3000")).toBe("http://localhost:3000/policy");
   });
 
   it("emits title, description, keywords, canonical and Open Graph", () => {

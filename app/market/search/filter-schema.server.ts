@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageNumber } from "../../utils/input.server";
 import { PAGE_SIZE } from "../rules";
 import { AUDIO_TYPES, SEARCH_TYPES, SORTS } from "./filters";
 
@@ -78,7 +79,7 @@ function parseLeniently(params: Record<string, string>): { filter: SearchFilter;
  */
 export function searchPageFilter(url: URL, type: string): { filter: SearchFilter; page: number; dropped: boolean } {
   const raw = Object.fromEntries(url.searchParams);
-  const page = Math.max(1, Math.min(1000, Number.parseInt(raw.page ?? "1", 10) || 1));
+  const page = pageNumber(raw.page, 1000);
   delete raw.page;
   for (const key of ["duration", "bpm"] as const) {
     if (raw[key] !== undefined) {

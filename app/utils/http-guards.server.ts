@@ -1,0 +1,88 @@
+/**
+ * What the HTTP server refuses before any route runs: methods it does not serve, cross-origin writes that only a
+ * forged page would send, and page-form bodies that are not forms. Each refusal is a client error (4xx) with a
+ * plain message, never a 500 from deep inside a route. Pure functions, so the rules are tested apart from Express.
+ */
+
+/** The methods the store serves; anything else (TRACE, CONNECT, PROPFIND...) answers 405. */
+export const ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"] as const;
+
+const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** Paths whose writes come from outside services or API clients, not from the store's own forms. */
+const SERVER_TO_SERVER = /^\/webhooks\//;
+const API = /^\/api\//;
+
+export interface Refusal {
+  status: number;
+  message: string;
+}
+
+type HeaderGetter = (name: string) => string | undefined;
+
+/** The host part (host[:port]) of an Origin header, "null" for an opaque origin, or undefined when unreadable. */
+function originHost(origin: string): string | undefined {
+  if (origin === "null") return "null";
+  try {
+    const url = new URL(origin);
+    return url.protocol === "http:" || url.protocol === "https:" ? url.host : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A write whose Origin is another site than the one it was sent to (the Host header; browsers never let a page
+ * set either) is refused: the browser would otherwise carry the visitor's cookies to it. Page actions and the
+ * sign-out get this check for every caller. API calls get it when they are authenticated by cookies alone: a call
+ * carrying the `authorizationToken` header (which a cross-site page cannot add without a CORS pre-flight, which
+ * the store never grants) is the editor or a script, not a forged form. Fetch metadata (Sec-Fetch-Site) refuses
+ * cross-site writes from browsers that send it even where Origin is missing.
+ */
+export function crossOriginRefusal(method: string, path: string, header: HeaderGetter, publicHost: string): Refusal | null {
+  if (!UNSAFE.has(method) || SERVER_TO_SERVER.test(path)) return null;
+  if (API.test(path) && header("authorizationtoken")) return null;
+  const site = header("sec-fetch-site");
+  const origin = header("origin");
+  const refused = { status: 403, message: "Cross-origin requests are not accepted" };
+  if (site && site !== "same-origin" && site !== "none") return refused;
+  if (origin === undefined) return null;
+  const from = originHost(origin);
+  // The site the request was sent to: the Host header, or the store's public address (behind a proxy that
+  // rewrites Host).
+  const hosts = [header("host")?.toLowerCase(), publicHost.toLowerCase()];
+  if (!from || !hosts.includes(from)) return refused;
+  return null;
+}
+
+const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
+
+/**
+ * A write to a page (not the API, a webhook or a file) must carry a form: the store's pages only post forms. Any
+ * other body (JSON, text, none) is refused with 415 before an action tries to read it.
+ */
+export function bodyTypeRefusal(method: string, path: string, contentType: string | undefined): Refusal | null {
+  if (!UNSAFE.has(method) || API.test(path) || SERVER_TO_SERVER.test(path)) return null;
+  const type = contentType?.split(";")[0].trim().toLowerCase();
+  if (type && FORM_TYPES.includes(type)) {
+    if (type === "multipart/form-data" && !/;\s*boundary=/i.test(contentType ?? ""))
+      return { status: 400, message: "A multipart form needs its boundary" };
+    return null;
+  }
+  return { status: 415, message: "Pages accept only form submissions" };
+}
+
+/**
+ * The address a request is rendered for: the store's public origin plus the path the client asked for. The Host
+ * header never reaches a page, so no client can make the store write another site's address into a page, a mail,
+ * a cached copy or a gateway's callback. Null when the path is not a usable address.
+ */
+export function requestAddress(publicUrl: string, originalUrl: string): URL | null {
+  if (!originalUrl.startsWith("/")) return null;
+  try {
+    const url = new URL(`${publicUrl}${originalUrl}`);
+    return url.origin === new URL(publicUrl).origin ? url : null;
+  } catch {
+    return null;
+  }
+}

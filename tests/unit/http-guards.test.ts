@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { bodyTypeRefusal, crossOriginRefusal, requestAddress } from "../../app/utils/http-guards.server";
+
+const PUBLIC = "market.example";
+const headersOf = (h: Record<string, string>) => (name: string) => h[name];
+
+describe("cross-origin writes", () => {
+  const check = (method: string, path: string, h: Record<string, string>) => crossOriginRefusal(method, path, headersOf(h), PUBLIC);
+
+  it("refuses a page or sign-out post from another site, whatever its body", () => {
+    for (const path of ["/cart", "/logout", "/mypage/member", "/join"])
+      expect(check("POST", path, { host: "127.0.0.1:3000", origin: "https://evil.example" })?.status, path).toBe(403);
+    expect(check("POST", "/cart", { host: "127.0.0.1:3000", "sec-fetch-site": "cross-site" })?.status).toBe(403);
+    expect(check("POST", "/cart", { host: "127.0.0.1:3000", origin: "null" })?.status).toBe(403);
+    expect(check("POST", "/cart", { host: "127.0.0.1:3000", origin: "not a url" })?.status).toBe(403);
+  });
+
+  it("lets the store's own pages post, to the address they were served from or the public one", () => {
+    expect(check("POST", "/cart", { host: "127.0.0.1:3000", origin: "http://127.0.0.1:3000", "sec-fetch-site": "same-origin" })).toBeNull();
+    expect(check("POST", "/cart", { host: "internal:8080", origin: "https://market.example" })).toBeNull();
+    // Clients that are not browsers send neither header.
+    expect(check("POST", "/cart", { host: "127.0.0.1:3000" })).toBeNull();
+    expect(check("GET", "/cart", { host: "127.0.0.1:3000", origin: "https://evil.example" })).toBeNull();
+  });
+
+  it("refuses cookie-only API writes from another site, but not calls carrying the authorizationToken header", () => {
+    const evil = { host: "127.0.0.1:3000", origin: "https://evil.example", cookie: "gt=x" };
+    expect(check("POST", "/api/v1/users", evil)?.status).toBe(403);
+    expect(check("PUT", "/api/v1/users", evil)?.status).toBe(403);
+    expect(check("DELETE", "/api/v1/carts", { ...evil, "sec-fetch-site": "cross-site" })?.status).toBe(403);
+    expect(check("POST", "/api/v1/users", { ...evil, authorizationtoken: "token" })).toBeNull();
+  });
+
+  it("never refuses the gateways' webhooks", () => {
+    expect(check("POST", "/webhooks/payments/sandbox", { host: "x", origin: "https://gateway.example" })).toBeNull();
+  });
+});
+
+describe("page bodies", () => {
+  it("accepts forms only", () => {
+    expect(bodyTypeRefusal("POST", "/cart", "application/x-www-form-urlencoded")).toBeNull();
+    expect(bodyTypeRefusal("POST", "/cart", "multipart/form-data; boundary=abc")).toBeNull();
+    expect(bodyTypeRefusal("POST", "/cart", "multipart/form-data")?.status).toBe(400);
+    expect(bodyTypeRefusal("POST", "/cart", "application/json")?.status).toBe(415);
+    expect(bodyTypeRefusal("POST", "/cart", "text/plain")?.status).toBe(415);
+    expect(bodyTypeRefusal("POST", "/cart", undefined)?.status).toBe(415);
+    expect(bodyTypeRefusal("GET", "/cart", undefined)).toBeNull();
+  });
+
+  it("leaves the API, webhooks and reads alone", () => {
+    expect(bodyTypeRefusal("POST", "/api/v1/carts", "application/json")).toBeNull();
+    expect(bodyTypeRefusal("POST", "/webhooks/payments/sandbox", "application/json")).toBeNull();
+  });
+});
+
+describe("the address a page is rendered for", () => {
+  it("is the public origin plus the path, whatever the client claims", () => {
+    expect(requestAddress("http://localhost:3000", "/video?page=2")?.href).toBe("http://localhost:3000/video?page=2");
+    expect(requestAddress("https://market.example", "//evil.example/x")?.origin).toBe("https://market.example");
+    expect(requestAddress("https://market.example", "http://evil.example/x")).toBeNull();
+  });
+});
