@@ -18,7 +18,14 @@ export async function createTestApp(
 ) {
   const buildPath = path.resolve("build/index.js");
   const build = (await import(url.pathToFileURL(buildPath).href)) as ServerBuild;
-  const env = parseEnv({ NODE_ENV: "production", DATA_DIR: options.dataDir, SESSION_SECRET: "test-secret-test-secret", ...options.env });
+  // The store under test is published at http://store.test, the address its requests are made to.
+  const env = parseEnv({
+    NODE_ENV: "production",
+    DATA_DIR: options.dataDir,
+    SESSION_SECRET: "test-secret-test-secret",
+    PUBLIC_URL: "http://store.test",
+    ...options.env,
+  });
   const handler = createRequestHandler(build, "production");
   // Gateways call the store back in-process: a webhook is one more request to this app.
   const payments: Gateways = createGateways(db, env, {
