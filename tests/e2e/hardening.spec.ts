@@ -46,11 +46,12 @@ test.describe("page cache", () => {
   test("a request carrying a credential is never cached nor served from the cache", async ({ baseURL }) => {
     const base = baseURL as string;
     const { token } = await signIn(base);
-    for (const headers of [
+    const credentials: Record<string, string>[] = [
       { authorizationToken: token },
       { ngt: "x".repeat(20) },
       { license_id: "VEDT-IND-0001-DEMO", hw_info: "HW-DEMO-IND-0001" },
-    ]) {
+    ];
+    for (const headers of credentials) {
       const personal = await raw(base, "/", { headers: { "accept-language": "ko", ...headers } });
       expect(personal.status).toBe(200);
       expect(personal.headers["x-cache"], JSON.stringify(Object.keys(headers))).toBeUndefined();
