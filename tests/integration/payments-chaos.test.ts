@@ -41,6 +41,7 @@ describe(`payments under concurrency, duplicated late webhooks and a crash on ${
     NODE_ENV: "production",
     HOST: "127.0.0.1",
     PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATABASE_URL: url,
     DATA_DIR: dataDir,
     AUTO_SEED: "false",
