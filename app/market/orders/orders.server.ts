@@ -17,7 +17,7 @@ import {
 import type { Gateways } from "../../integrations/payments/index.server";
 import { MarketError } from "../errors";
 import { type Buyer, type CheckoutItem, currencyOfMethod, quoteCheckout, resolvePurchaseLicense } from "./checkout.server";
-import { releaseCoupon, usableCoupon } from "./coupons.server";
+import { holdsCoupon, releaseCoupon, reserveCoupon, usableCoupon } from "./coupons.server";
 import { daysAfter, vbankDueAt } from "./deadlines";
 
 export type OrderStatus = "pending" | "waiting" | "complete" | "cancelled" | "partially_cancelled" | "failed";
@@ -133,7 +133,7 @@ export async function placeOrder(db: DB, gateways: Gateways, input: PlaceOrderIn
   if (existing?.status === "pending" && existing.method !== input.method && existing.user_id === input.buyer.id) {
     // The payer abandoned one method and chose another: the unpaid attempt is closed for good, so its payment
     // window can no longer charge this checkout (a late payment on it is refunded, see settlePayment).
-    await db
+    const superseded = await db
       .updateTable("orders")
       .set({
         status: "failed",
@@ -143,8 +143,9 @@ export async function placeOrder(db: DB, gateways: Gateways, input: PlaceOrderIn
       })
       .where("id", "=", existing.id)
       .where("status", "=", "pending")
-      .execute();
-    await releaseCoupon(db, existing.id);
+      .executeTakeFirst();
+    // Only the attempt closed here gives its coupon back (one paid meanwhile keeps it).
+    if (Number(superseded.numUpdatedRows) === 1) await releaseCoupon(db, existing.id);
     return placeOrder(db, gateways, input);
   }
   if (existing) {
@@ -200,19 +201,8 @@ export async function placeOrder(db: DB, gateways: Gateways, input: PlaceOrderIn
         })
         .returning("id")
         .executeTakeFirstOrThrow();
-      if (coupon) {
-        // One coupon per account: an unpaid earlier attempt gives it up; a paid one keeps it (unique index).
-        await trx
-          .deleteFrom("coupon_redemptions")
-          .where("user_id", "=", input.buyer.id)
-          .where("code", "=", coupon.code)
-          .where("order_id", "in", (eb) => eb.selectFrom("orders").select("id").where("status", "=", "pending"))
-          .execute();
-        await trx
-          .insertInto("coupon_redemptions")
-          .values({ user_id: input.buyer.id, code: coupon.code, order_id: order.id, created_at: at })
-          .execute();
-      }
+      // One coupon per account: reserved with the order; an unpaid earlier attempt is closed to give it up.
+      if (coupon) await reserveCoupon(trx, input.buyer.id, coupon.code, order.id, at);
       await trx
         .insertInto("order_items")
         .values(
@@ -267,7 +257,9 @@ async function orderOf(db: DB, gatewayName: string, gatewayPaymentId: string) {
 /**
  * Brings the order in step with the gateway's payment. Paid with the right amount and currency: fulfilled once
  * (items usable for 90 days, passes issued, cart lines removed). Paid a different amount: never fulfilled; the
- * order fails and the payment is refunded. Virtual account issued: waiting for the deposit. Failed: failed.
+ * order fails and the payment is refunded. Paid for an order priced with a coupon it no longer holds, or for an
+ * order closed meanwhile: refused, the payment refunded. Virtual account issued: waiting for the deposit (closed
+ * again when the order was closed meanwhile). Failed: failed.
  */
 export async function settlePayment(db: DB, gateway: PaymentGateway, payment: GatewayPayment, now = new Date()): Promise<SettleOutcome> {
   const order = await orderOf(db, gateway.name, payment.gatewayPaymentId);
@@ -305,6 +297,18 @@ export async function settlePayment(db: DB, gateway: PaymentGateway, payment: Ga
   if (payment.status === "paid") {
     const paidAt = payment.paidAt ?? at;
     await db.transaction().execute(async (trx) => {
+      // Priced with a coupon it no longer holds (another order holds it now): never fulfilled at the discount;
+      // the order fails and the payment is refunded below. A checkout taking the coupon closes this order in
+      // the same transaction as it moves the reservation, so the claim below cannot succeed after that either.
+      if (order.coupon_code && !(await holdsCoupon(trx, order.id))) {
+        await trx
+          .updateTable("orders")
+          .set({ status: "failed", failure_message: "coupon no longer reserved for this order", updated_at: at })
+          .where("id", "=", order.id)
+          .where("status", "in", open)
+          .execute();
+        return;
+      }
       const claimed = await trx
         .updateTable("orders")
         .set({ status: "complete", ptime: paidAt, paid_amount: payment.amount.paid, pending_reason: null, updated_at: at })
@@ -365,10 +369,13 @@ export async function settlePayment(db: DB, gateway: PaymentGateway, payment: Ga
       }
     });
     const after = await db.selectFrom("orders").select("status").where("id", "=", order.id).executeTakeFirstOrThrow();
+    // Refused above, or closed (superseded, declined) between reading the order and claiming it: the money goes back.
+    if (after.status === "failed" && payment.amount.paid > payment.amount.cancelled)
+      await gateway.cancel(payment.gatewayPaymentId, { reason: "The order this payment belongs to was closed" }).catch(() => {});
     return after.status as OrderStatus;
   }
   if (payment.status === "vbank_issued") {
-    await move(
+    const issued = await move(
       {
         status: "waiting",
         vbank_bank: payment.vbank?.bank ?? null,
@@ -377,6 +384,12 @@ export async function settlePayment(db: DB, gateway: PaymentGateway, payment: Ga
       },
       ["pending"],
     );
+    // A virtual account issued for an attempt already closed (superseded) is closed too: no deposit can land on it.
+    if (
+      !issued &&
+      (await db.selectFrom("orders").select("status").where("id", "=", order.id).executeTakeFirstOrThrow()).status === "failed"
+    )
+      await gateway.closeVirtualAccount(payment.gatewayPaymentId).catch(() => {});
   } else if (payment.status === "failed") {
     if (await move({ status: "failed", failure_message: payment.failure?.reason ?? "failed" }, ["pending"]))
       await releaseCoupon(db, order.id);
