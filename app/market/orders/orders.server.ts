@@ -254,6 +254,24 @@ async function orderOf(db: DB, gatewayName: string, gatewayPaymentId: string) {
     .executeTakeFirst();
 }
 
+/** Who asks about an order: the signed-in member, and the editor licence the request names (either may be absent). */
+export interface OrderAsker {
+  userId: number | null;
+  licenseId: number | null;
+}
+
+/**
+ * Whether the asker bought the order behind this gateway payment: a member's order is its member's alone (the
+ * licence it was bought for does not stand for them); an order placed without a member (with a licence key) is
+ * that licence's. False for a payment no order knows.
+ */
+export async function isBuyerOfPayment(db: DB, gatewayName: string, gatewayPaymentId: string, asker: OrderAsker): Promise<boolean> {
+  const order = await orderOf(db, gatewayName, gatewayPaymentId);
+  if (!order) return false;
+  if (order.user_id !== null) return asker.userId === order.user_id;
+  return order.license_id !== null && asker.licenseId === order.license_id;
+}
+
 /**
  * Brings the order in step with the gateway's payment. Paid with the right amount and currency: fulfilled once
  * (items usable for 90 days, passes issued, cart lines removed). Paid a different amount: never fulfilled; the
