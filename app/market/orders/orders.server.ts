@@ -16,6 +16,7 @@ import {
 } from "../../integrations/payments/gateway";
 import type { Gateways } from "../../integrations/payments/index.server";
 import { MarketError } from "../errors";
+import { reconcileCancellations } from "./cancel.server";
 import { type Buyer, type CheckoutItem, currencyOfMethod, quoteCheckout, resolvePurchaseLicense } from "./checkout.server";
 import { holdsCoupon, releaseCoupon, reserveCoupon, usableCoupon } from "./coupons.server";
 import { daysAfter, vbankDueAt } from "./deadlines";
@@ -471,14 +472,15 @@ export async function handleWebhook(db: DB, gateways: Gateways, gatewayName: str
 
 /**
  * Re-reads open orders placed in the last `days` days from their gateway and settles them: what a missed
- * webhook or a crash between the gateway's answer and the settlement left undone.
+ * webhook or a crash between the gateway's answer and the settlement left undone. Cancellations interrupted the
+ * same way are repaired too (`reconcileCancellations`): `repaired`, and `unresolved` for a person to look at.
  */
 export async function reconcileOpenOrders(
   db: DB,
   gateways: Gateways,
   now = new Date(),
   days = 3,
-): Promise<{ checked: number; changed: number }> {
+): Promise<{ checked: number; changed: number; repaired: number; unresolved: number }> {
   const open = await db
     .selectFrom("orders")
     .select(["gateway", "gateway_payment_id", "status"])
@@ -495,5 +497,6 @@ export async function reconcileOpenOrders(
     if (!payment) continue;
     if ((await settlePayment(db, gateway, payment, now)) !== o.status) changed++;
   }
-  return { checked: open.length, changed };
+  const { repaired, unresolved } = await reconcileCancellations(db, gateways, now);
+  return { checked: open.length, changed, repaired, unresolved };
 }
