@@ -11,13 +11,6 @@ import { seoMeta } from "../utils/seo";
 import { readShopper } from "../utils/shopper.server";
 
 /**
- * The sandbox gateway's hosted payment page (test mode): it stands where a real gateway's payment window would.
- * The test payer approves, declines or abandons; a virtual account is issued and later "deposited" here. The
- * gateway then notifies the store with a signed webhook and sends the browser back to the store. Only the order's
- * buyer sees or acts on it (see `buyersPayment`).
- */
-
-/**
  * The sandbox and the payment, for the order's own buyer only: the signed-in member who placed it, or for an order
  * placed with a licence key the licence named by the `license_id` and `hw_info` headers. Anyone else, an unknown
  * payment, and the live gateways (PAYMENT_GATEWAY=live) get 404.
@@ -37,6 +30,12 @@ async function buyersPayment(request: Request, id: string, context: AppLoadConte
   return { sandbox, payment };
 }
 
+/**
+ * The sandbox gateway's hosted payment page (test mode): it stands where a real gateway's payment window would.
+ * The test payer approves, declines or abandons; a virtual account is issued and later "deposited" here. The
+ * gateway then notifies the store with a signed webhook and sends the browser back to the store. Only the order's
+ * buyer sees or acts on it (see `buyersPayment`).
+ */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { payment } = await buyersPayment(request, params.id ?? "", context);
   return {
