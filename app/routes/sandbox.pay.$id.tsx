@@ -1,21 +1,43 @@
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
+import { type ActionFunctionArgs, type AppLoadContext, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { useTranslation } from "../i18n/react";
+import { identifyLicense } from "../market/licenses.server";
 import { formatMoney } from "../market/money";
+import { isBuyerOfPayment } from "../market/orders/orders.server";
 import { seoulText } from "../utils/dates";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
+import { readShopper } from "../utils/shopper.server";
+
+/**
+ * The sandbox and the payment, for the order's own buyer only: the signed-in member who placed it, or for an order
+ * placed with a licence key the licence named by the `license_id` and `hw_info` headers. Anyone else, an unknown
+ * payment, and the live gateways (PAYMENT_GATEWAY=live) get 404.
+ */
+async function buyersPayment(request: Request, id: string, context: AppLoadContext) {
+  const sandbox = context.env.PAYMENT_GATEWAY === "live" ? null : context.payments.sandbox;
+  if (!sandbox) throw data(null, { status: 404 });
+  const serial = request.headers.get("license_id")?.trim();
+  const hwInfo = request.headers.get("hw_info")?.trim();
+  const [payment, { viewer }, license] = await Promise.all([
+    sandbox.find(id),
+    readShopper(request, context),
+    serial && hwInfo ? identifyLicense(context.db, serial, hwInfo) : null,
+  ]);
+  const asker = { userId: viewer?.id ?? null, licenseId: license?.id ?? null };
+  if (!payment || !(await isBuyerOfPayment(context.db, sandbox.name, payment.id, asker))) throw data(null, { status: 404 });
+  return { sandbox, payment };
+}
 
 /**
  * The sandbox gateway's hosted payment page (test mode): it stands where a real gateway's payment window would.
  * The test payer approves, declines or abandons; a virtual account is issued and later "deposited" here. The
- * gateway then notifies the store with a signed webhook and sends the browser back to the store.
+ * gateway then notifies the store with a signed webhook and sends the browser back to the store. Only the order's
+ * buyer sees or acts on it (see `buyersPayment`).
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const sandbox = context.payments.sandbox;
-  const payment = sandbox ? await sandbox.find(params.id ?? "") : null;
-  if (!payment) throw data(null, { status: 404 });
+  const { payment } = await buyersPayment(request, params.id ?? "", context);
   return {
     payment: {
       id: payment.id,
@@ -38,11 +60,10 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?
 const actionSchema = z.object({ action: z.enum(["approve", "decline", "abandon", "deposit"]) });
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const sandbox = context.payments.sandbox;
-  if (!sandbox) throw data(null, { status: 404 });
+  const { sandbox, payment } = await buyersPayment(request, params.id ?? "", context);
   const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return data({ error: true }, { status: 400 });
-  const { location } = await sandbox.act(params.id ?? "", parsed.data.action);
+  const { location } = await sandbox.act(payment.id, parsed.data.action);
   return redirect(location);
 }
 

@@ -1,7 +1,8 @@
 /**
  * Cancelling an order or some of its items, refunded through the gateway (spec sections 4, 9). The selected
  * lines are claimed first (active → cancelling) so two requests can never refund the same line twice; the
- * gateway is asked for exactly the amount `quoteRefund` computed; the order follows only on success.
+ * gateway is asked for exactly the amount `quoteRefund` computed; the order follows only on success. A claim
+ * whose gateway answer never arrived is settled later by `reconcileCancellations` from the gateway's record.
  */
 import type { DB } from "../../db/db.server";
 import type { Locale } from "../../i18n/config";
@@ -30,6 +31,9 @@ export async function cancelOrder(db: DB, gateways: Gateways, input: CancelInput
   const order = await db.selectFrom("orders").selectAll().where("id", "=", detail.id).executeTakeFirstOrThrow();
   const gateway = order.gateway ? gateways.byName(order.gateway) : null;
   if (!gateway || !order.gateway_payment_id) throw new MarketError("GATEWAY_UNAVAILABLE", 502, "The payment service is not available");
+  // Another cancellation of this order has not had its answer yet (or was interrupted and waits for
+  // reconciliation): what is left to refund is not known until it has, so the member tries again later.
+  if (detail.lines.some((l) => l.status === "cancelling")) throw new MarketError("REFUND_GATEWAY", 409, "cancellation_in_progress");
   const selected = input.lineIds.length ? input.lineIds : detail.lines.filter((l) => l.status === "active").map((l) => l.id);
   const method = (order.method ?? "card") as PayMethod;
   const quote = quoteRefund({
@@ -45,44 +49,42 @@ export async function cancelOrder(db: DB, gateways: Gateways, input: CancelInput
   if (!quote.ok) throw new MarketError(`REFUND_${quote.reason.toUpperCase()}`, 409, quote.reason);
   if (method === "vbank" && !input.refundAccount) throw new MarketError("REFUND_ACCOUNT_REQUIRED", 400, "Enter the account for the refund");
 
-  const claimed = await db
-    .updateTable("order_items")
-    .set({ status: "cancelling" })
-    .where("order_id", "=", order.id)
-    .where("id", "in", quote.lineIds)
-    .where("status", "=", "active")
-    .executeTakeFirst();
-  if (Number(claimed.numUpdatedRows) !== quote.lineIds.length) {
-    await db
-      .updateTable("order_items")
-      .set({ status: "active" })
-      .where("id", "in", quote.lineIds)
-      .where("status", "=", "cancelling")
-      .execute();
-    throw new MarketError("REFUND_ALREADY_CANCELLED", 409, "already_cancelled");
-  }
-  const previous = await db
-    .selectFrom("refunds")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("order_id", "=", order.id)
-    .executeTakeFirstOrThrow();
-  const requestId = `${order.order_no}-R${Number(previous.n) + 1}`;
+  // The lines are claimed (active → cancelling) with the refund request written in one transaction: every claimed
+  // line has a refund row saying when and for how much, which reconciliation reads after a crash.
   const at = now.toISOString();
-  const refund = await db
-    .insertInto("refunds")
-    .values({
-      order_id: order.id,
-      request_id: requestId,
-      item_ids: quote.lineIds.join(","),
-      gross: quote.gross,
-      deduction: quote.deduction,
-      amount: quote.amount,
-      status: "requested",
-      reason: input.reason,
-      created_at: at,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const refund = await db.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .updateTable("order_items")
+      .set({ status: "cancelling" })
+      .where("order_id", "=", order.id)
+      .where("id", "in", quote.lineIds)
+      .where("status", "=", "active")
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== quote.lineIds.length)
+      throw new MarketError("REFUND_ALREADY_CANCELLED", 409, "already_cancelled");
+    const previous = await trx
+      .selectFrom("refunds")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("order_id", "=", order.id)
+      .executeTakeFirstOrThrow();
+    const requestId = `${order.order_no}-R${Number(previous.n) + 1}`;
+    const row = await trx
+      .insertInto("refunds")
+      .values({
+        order_id: order.id,
+        request_id: requestId,
+        item_ids: quote.lineIds.join(","),
+        gross: quote.gross,
+        deduction: quote.deduction,
+        amount: quote.amount,
+        status: "requested",
+        reason: input.reason,
+        created_at: at,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return { id: row.id, requestId };
+  });
 
   let cancellation: Awaited<ReturnType<typeof gateway.cancel>>;
   try {
@@ -92,40 +94,68 @@ export async function cancelOrder(db: DB, gateways: Gateways, input: CancelInput
       amount: quote.full && quote.deduction === 0 ? undefined : quote.amount,
       currentCancellableAmount: order.paid_amount - order.cancel_amount,
       refundAccount: input.refundAccount,
-      requestId,
+      requestId: refund.requestId,
     });
   } catch (error) {
-    await db
-      .updateTable("order_items")
-      .set({ status: "active" })
-      .where("id", "in", quote.lineIds)
-      .where("status", "=", "cancelling")
-      .execute();
-    await db.updateTable("refunds").set({ status: "failed" }).where("id", "=", refund.id).execute();
+    // The gateway said no: the lines go back. No answer (or one we cannot read): the refund may have been made,
+    // so the lines stay claimed until reconciliation reads the gateway's record (reconcileCancellations).
+    if (!outcomeUnknown(error)) await releaseClaim(db, refund.id, null);
     if (isGatewayError(error)) throw new MarketError("REFUND_GATEWAY", 502, error.code);
     throw error;
   }
   if (cancellation.status === "failed") {
-    await db
-      .updateTable("order_items")
-      .set({ status: "active" })
-      .where("id", "in", quote.lineIds)
-      .where("status", "=", "cancelling")
-      .execute();
-    await db
-      .updateTable("refunds")
-      .set({ status: "failed", gateway_cancellation_id: cancellation.cancellationId })
-      .where("id", "=", refund.id)
-      .execute();
+    await releaseClaim(db, refund.id, cancellation.cancellationId);
     throw new MarketError("REFUND_GATEWAY", 502, "failed");
   }
+  await bookRefund(db, refund.id, { status: cancellation.status, cancellationId: cancellation.cancellationId }, at);
+  return { refunded: quote.amount, deduction: quote.deduction, lineIds: quote.lineIds, full: quote.full };
+}
 
-  // Each line's share of the refund: its total, the deduction taken proportionally, the last line the rest.
-  const lines = detail.lines.filter((l) => quote.lineIds.includes(l.id));
-  let left = quote.amount;
-  await db.transaction().execute(async (trx) => {
+/**
+ * How long a cancellation may be under way before reconciliation treats it as interrupted: far beyond the
+ * gateways' own time limits (PortOne 10 s, PayPal 15 s), so a slow answer is never overtaken.
+ */
+export const CANCEL_GRACE_MS = 10 * 60_000;
+
+/** Gateway failures after which the refund may or may not have been made: no answer, or an answer not understood. */
+const outcomeUnknown = (error: unknown) => !isGatewayError(error) || error.code === "NETWORK" || error.code === "INVALID_RESPONSE";
+
+const lineIdsOf = (itemIds: string) => itemIds.split(",").map(Number).filter(Number.isInteger);
+
+/**
+ * The bookkeeping of a refund the gateway made, exactly once (whoever moves the refund row out of its open
+ * state books it: the request that got the gateway's answer, or reconciliation): each line's share of the refund
+ * (its total, the deduction taken proportionally, the last line the rest), the lines' passes unusable, the
+ * order's totals and status; an order cancelled whole gives its coupon back.
+ */
+async function bookRefund(
+  db: DB,
+  refundId: number,
+  outcome: { status: "succeeded" | "requested"; cancellationId: string | null },
+  at: string,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .updateTable("refunds")
+      .set({ status: outcome.status, gateway_cancellation_id: outcome.cancellationId })
+      .where("id", "=", refundId)
+      .where("status", "=", "requested")
+      .where("gateway_cancellation_id", "is", null)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) return false;
+    const refund = await trx.selectFrom("refunds").selectAll().where("id", "=", refundId).executeTakeFirstOrThrow();
+    const ids = lineIdsOf(refund.item_ids);
+    const lines = await trx
+      .selectFrom("order_items")
+      .select(["id", "unit_price", "discount", "vat"])
+      .where("order_id", "=", refund.order_id)
+      .where("id", "in", ids)
+      .orderBy("id")
+      .execute();
+    let left = refund.amount;
     for (const [i, line] of lines.entries()) {
-      const share = i === lines.length - 1 ? left : Math.min(left, Math.round((line.total * quote.amount) / quote.gross));
+      const total = line.unit_price - line.discount + line.vat;
+      const share = i === lines.length - 1 ? left : Math.min(left, Math.round((total * refund.amount) / refund.gross));
       left -= share;
       await trx
         .updateTable("order_items")
@@ -133,29 +163,108 @@ export async function cancelOrder(db: DB, gateways: Gateways, input: CancelInput
         .where("id", "=", line.id)
         .execute();
     }
-    await trx.updateTable("passes").set({ status: "unavailable" }).where("order_item_id", "in", quote.lineIds).execute();
-    const remaining = detail.lines.filter((l) => l.status === "active" && !quote.lineIds.includes(l.id)).length;
+    await trx.updateTable("passes").set({ status: "unavailable" }).where("order_item_id", "in", ids).execute();
+    const active = await trx
+      .selectFrom("order_items")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("order_id", "=", refund.order_id)
+      .where("status", "=", "active")
+      .executeTakeFirstOrThrow();
+    const whole = Number(active.n) === 0;
     await trx
       .updateTable("orders")
       .set((eb) => ({
-        status: remaining === 0 ? "cancelled" : "partially_cancelled",
-        cancel_quantity: eb("cancel_quantity", "+", quote.lineIds.length),
-        cancel_amount: eb("cancel_amount", "+", quote.amount),
-        refund_deduction: eb("refund_deduction", "+", quote.deduction),
+        status: whole ? "cancelled" : "partially_cancelled",
+        cancel_quantity: eb("cancel_quantity", "+", ids.length),
+        cancel_amount: eb("cancel_amount", "+", refund.amount),
+        refund_deduction: eb("refund_deduction", "+", refund.deduction),
         updated_at: at,
       }))
-      .where("id", "=", order.id)
+      .where("id", "=", refund.order_id)
       .execute();
-    await trx
-      .updateTable("refunds")
-      .set({
-        status: cancellation.status === "succeeded" ? "succeeded" : "requested",
-        gateway_cancellation_id: cancellation.cancellationId,
-      })
-      .where("id", "=", refund.id)
-      .execute();
+    if (whole) await releaseCoupon(trx, refund.order_id);
+    return true;
   });
-  // An order cancelled whole gives its coupon back.
-  if (quote.full) await releaseCoupon(db, order.id);
-  return { refunded: quote.amount, deduction: quote.deduction, lineIds: quote.lineIds, full: quote.full };
+}
+
+/** A refund that was not made: the request is closed as failed and its lines are active again (exactly once). */
+async function releaseClaim(db: DB, refundId: number, cancellationId: string | null): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const closed = await trx
+      .updateTable("refunds")
+      .set({ status: "failed", gateway_cancellation_id: cancellationId })
+      .where("id", "=", refundId)
+      .where("status", "=", "requested")
+      .where("gateway_cancellation_id", "is", null)
+      .returning("item_ids")
+      .executeTakeFirst();
+    if (!closed) return false;
+    await trx
+      .updateTable("order_items")
+      .set({ status: "active" })
+      .where("id", "in", lineIdsOf(closed.item_ids))
+      .where("status", "=", "cancelling")
+      .execute();
+    return true;
+  });
+}
+
+/**
+ * Repairs cancellations interrupted half-way (a crash, or no answer from the gateway): refund requests still open
+ * after the grace period, their lines claimed. The gateway's record decides, order by order: what it refunded
+ * beyond what the store booked is exactly the open requests' total → they are booked; nothing → they are closed
+ * and their lines are active again (the member may ask again); anything else is left for a person (unresolved).
+ * An order with a cancellation still within its grace period waits for the next run.
+ */
+export async function reconcileCancellations(
+  db: DB,
+  gateways: Gateways,
+  now = new Date(),
+  graceMs = CANCEL_GRACE_MS,
+): Promise<{ repaired: number; unresolved: number }> {
+  const before = new Date(now.getTime() - graceMs).toISOString();
+  const at = now.toISOString();
+  const stale = await db
+    .selectFrom("refunds")
+    .select("order_id")
+    .distinct()
+    .where("status", "=", "requested")
+    .where("gateway_cancellation_id", "is", null)
+    .where("created_at", "<", before)
+    .orderBy("order_id")
+    .limit(100)
+    .execute();
+  let repaired = 0;
+  let unresolved = 0;
+  for (const { order_id } of stale) {
+    const open = await db
+      .selectFrom("refunds")
+      .select(["id", "amount", "created_at"])
+      .where("order_id", "=", order_id)
+      .where("status", "=", "requested")
+      .where("gateway_cancellation_id", "is", null)
+      .orderBy("id")
+      .execute();
+    if (open.some((r) => r.created_at >= before)) continue;
+    const order = await db
+      .selectFrom("orders")
+      .select(["gateway", "gateway_payment_id", "cancel_amount"])
+      .where("id", "=", order_id)
+      .executeTakeFirstOrThrow();
+    const gateway = order.gateway ? gateways.byName(order.gateway) : null;
+    const payment = gateway && order.gateway_payment_id ? await gateway.getPayment(order.gateway_payment_id).catch(() => null) : null;
+    if (!payment) {
+      unresolved += open.length;
+      continue;
+    }
+    // What the gateway refunded that the store has not booked.
+    const unbooked = payment.amount.cancelled - order.cancel_amount;
+    const requested = open.reduce((n, r) => n + r.amount, 0);
+    if (unbooked === 0) {
+      for (const r of open) if (await releaseClaim(db, r.id, null)) repaired++;
+    } else if (unbooked === requested) {
+      for (const r of open) if (await bookRefund(db, r.id, { status: "succeeded", cancellationId: null }, at)) repaired++;
+    } else unresolved += open.length;
+  }
+  return { repaired, unresolved };
 }

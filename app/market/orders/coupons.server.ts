@@ -1,12 +1,17 @@
 /**
  * Promotion coupons (spec section 2: promo pop-up with a discount coupon code, one coupon per ID). A coupon is an
  * event's code and percentage while the event runs; it is redeemed with the order that uses it, at most once per
- * account, and given back when that order fails, expires or is cancelled whole.
+ * account, and given back when that order fails, expires or is cancelled whole. The reservation is the row in
+ * `coupon_redemptions` (unique per account and code): only the order it names may be fulfilled at the discount.
  */
+import type { Kysely, Transaction } from "kysely";
 import type { DB } from "../../db/db.server";
+import type { Database } from "../../db/schema";
 import type { Locale } from "../../i18n/config";
 import { MarketError } from "../errors";
 import { passGroupOf } from "../pass-groups";
+
+type Executor = Kysely<Database> | Transaction<Database>;
 
 export interface Coupon {
   code: string;
@@ -30,26 +35,86 @@ export async function findCoupon(db: DB, code: string, now = new Date()): Promis
   return { code: row.coupon_code, percent: row.discount_percent };
 }
 
-/** A coupon this member may use now: running, and not used by them on another order that is still standing. */
+/**
+ * Whether the order holding a member's coupon gives it up to a new checkout of theirs: an attempt never paid and
+ * with no payment in progress at the gateway (it is closed for good first, see `reserveCoupon`), or an order
+ * that failed or was cancelled whole and still holds it. Virtual accounts waiting for a deposit, payments in
+ * progress (PayPal eCheck) and paid orders keep it.
+ */
+export function givesCouponUp(holder: { status: string; pending_reason: string | null }): boolean {
+  if (holder.status === "pending") return holder.pending_reason === null;
+  return holder.status === "failed" || holder.status === "cancelled";
+}
+
+/** The order holding this member's coupon, if any. */
+async function couponHolder(db: Executor, userId: number, code: string) {
+  return db
+    .selectFrom("coupon_redemptions")
+    .innerJoin("orders", "orders.id", "coupon_redemptions.order_id")
+    .select(["coupon_redemptions.id as redemptionId", "orders.id", "orders.status", "orders.pending_reason"])
+    .where("coupon_redemptions.user_id", "=", userId)
+    .where("coupon_redemptions.code", "=", code)
+    .executeTakeFirst();
+}
+
+const couponUsed = () => new MarketError("COUPON_USED", 409, "This coupon has already been used");
+
+/** A coupon this member may use now: running, and not held by another order of theirs that keeps it. */
 export async function usableCoupon(db: DB, userId: number, code: string, now = new Date(), forOrderId?: number): Promise<Coupon> {
   const coupon = await findCoupon(db, code, now);
   if (!coupon) throw new MarketError("COUPON_INVALID", 400, "This coupon code is not valid");
-  const used = await db
-    .selectFrom("coupon_redemptions")
-    .innerJoin("orders", "orders.id", "coupon_redemptions.order_id")
-    .select(["orders.id", "orders.status"])
-    .where("coupon_redemptions.user_id", "=", userId)
-    .where("coupon_redemptions.code", "=", coupon.code)
-    .executeTakeFirst();
-  // An unpaid attempt holds the coupon only until the member starts another checkout with it.
-  if (used && used.id !== forOrderId && used.status !== "pending")
-    throw new MarketError("COUPON_USED", 409, "This coupon has already been used");
+  const holder = await couponHolder(db, userId, coupon.code);
+  if (holder && holder.id !== forOrderId && !givesCouponUp(holder)) throw couponUsed();
   return coupon;
 }
 
+/**
+ * Reserves the member's coupon for a new order, inside the transaction that writes the order. A coupon held by
+ * the member's own unpaid attempt is taken only after that attempt is closed for good (pending → failed, a
+ * conditional update: an attempt paid or issued a virtual account meanwhile keeps it), so no payment can later
+ * complete it at the discount; a late payment on it is refunded by settlement. A coupon held by an order that
+ * keeps it, or taken by a checkout racing this one (the unique index on user and code), answers COUPON_USED.
+ */
+export async function reserveCoupon(trx: Executor, userId: number, code: string, orderId: number, at: string): Promise<void> {
+  const holder = await couponHolder(trx, userId, code);
+  if (!holder) {
+    const inserted = await trx
+      .insertInto("coupon_redemptions")
+      .values({ user_id: userId, code, order_id: orderId, created_at: at })
+      .onConflict((oc) => oc.columns(["user_id", "code"]).doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    if (!inserted) throw couponUsed();
+    return;
+  }
+  if (!givesCouponUp(holder)) throw couponUsed();
+  if (holder.status === "pending") {
+    const closed = await trx
+      .updateTable("orders")
+      .set({ status: "failed", failure_message: "superseded by another checkout", updated_at: at })
+      .where("id", "=", holder.id)
+      .where("status", "=", "pending")
+      .where("pending_reason", "is", null)
+      .executeTakeFirst();
+    if (Number(closed.numUpdatedRows) !== 1) throw couponUsed();
+  }
+  const moved = await trx
+    .updateTable("coupon_redemptions")
+    .set({ order_id: orderId, created_at: at })
+    .where("id", "=", holder.redemptionId)
+    .where("order_id", "=", holder.id)
+    .executeTakeFirst();
+  if (Number(moved.numUpdatedRows) !== 1) throw couponUsed();
+}
+
 /** Gives the coupon of an order back (the order failed, expired or was cancelled whole). */
-export async function releaseCoupon(db: DB, orderId: number): Promise<void> {
+export async function releaseCoupon(db: Executor, orderId: number): Promise<void> {
   await db.deleteFrom("coupon_redemptions").where("order_id", "=", orderId).execute();
+}
+
+/** Whether the order still holds the coupon it was priced with (settlement checks before fulfilling it). */
+export async function holdsCoupon(db: Executor, orderId: number): Promise<boolean> {
+  return Boolean(await db.selectFrom("coupon_redemptions").select("id").where("order_id", "=", orderId).executeTakeFirst());
 }
 
 export interface Promotion {

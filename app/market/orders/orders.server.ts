@@ -16,8 +16,9 @@ import {
 } from "../../integrations/payments/gateway";
 import type { Gateways } from "../../integrations/payments/index.server";
 import { MarketError } from "../errors";
+import { reconcileCancellations } from "./cancel.server";
 import { type Buyer, type CheckoutItem, currencyOfMethod, quoteCheckout, resolvePurchaseLicense } from "./checkout.server";
-import { releaseCoupon, usableCoupon } from "./coupons.server";
+import { holdsCoupon, releaseCoupon, reserveCoupon, usableCoupon } from "./coupons.server";
 import { daysAfter, vbankDueAt } from "./deadlines";
 
 export type OrderStatus = "pending" | "waiting" | "complete" | "cancelled" | "partially_cancelled" | "failed";
@@ -133,7 +134,7 @@ export async function placeOrder(db: DB, gateways: Gateways, input: PlaceOrderIn
   if (existing?.status === "pending" && existing.method !== input.method && existing.user_id === input.buyer.id) {
     // The payer abandoned one method and chose another: the unpaid attempt is closed for good, so its payment
     // window can no longer charge this checkout (a late payment on it is refunded, see settlePayment).
-    await db
+    const superseded = await db
       .updateTable("orders")
       .set({
         status: "failed",
@@ -143,8 +144,9 @@ export async function placeOrder(db: DB, gateways: Gateways, input: PlaceOrderIn
       })
       .where("id", "=", existing.id)
       .where("status", "=", "pending")
-      .execute();
-    await releaseCoupon(db, existing.id);
+      .executeTakeFirst();
+    // Only the attempt closed here gives its coupon back (one paid meanwhile keeps it).
+    if (Number(superseded.numUpdatedRows) === 1) await releaseCoupon(db, existing.id);
     return placeOrder(db, gateways, input);
   }
   if (existing) {
@@ -200,19 +202,8 @@ export async function placeOrder(db: DB, gateways: Gateways, input: PlaceOrderIn
         })
         .returning("id")
         .executeTakeFirstOrThrow();
-      if (coupon) {
-        // One coupon per account: an unpaid earlier attempt gives it up; a paid one keeps it (unique index).
-        await trx
-          .deleteFrom("coupon_redemptions")
-          .where("user_id", "=", input.buyer.id)
-          .where("code", "=", coupon.code)
-          .where("order_id", "in", (eb) => eb.selectFrom("orders").select("id").where("status", "=", "pending"))
-          .execute();
-        await trx
-          .insertInto("coupon_redemptions")
-          .values({ user_id: input.buyer.id, code: coupon.code, order_id: order.id, created_at: at })
-          .execute();
-      }
+      // One coupon per account: reserved with the order; an unpaid earlier attempt is closed to give it up.
+      if (coupon) await reserveCoupon(trx, input.buyer.id, coupon.code, order.id, at);
       await trx
         .insertInto("order_items")
         .values(
@@ -264,10 +255,30 @@ async function orderOf(db: DB, gatewayName: string, gatewayPaymentId: string) {
     .executeTakeFirst();
 }
 
+/** Who asks about an order: the signed-in member, and the editor licence the request names (either may be absent). */
+export interface OrderAsker {
+  userId: number | null;
+  licenseId: number | null;
+}
+
+/**
+ * Whether the asker bought the order behind this gateway payment: a member's order is its member's alone (the
+ * licence it was bought for does not stand for them); an order placed without a member (with a licence key) is
+ * that licence's. False for a payment no order knows.
+ */
+export async function isBuyerOfPayment(db: DB, gatewayName: string, gatewayPaymentId: string, asker: OrderAsker): Promise<boolean> {
+  const order = await orderOf(db, gatewayName, gatewayPaymentId);
+  if (!order) return false;
+  if (order.user_id !== null) return asker.userId === order.user_id;
+  return order.license_id !== null && asker.licenseId === order.license_id;
+}
+
 /**
  * Brings the order in step with the gateway's payment. Paid with the right amount and currency: fulfilled once
  * (items usable for 90 days, passes issued, cart lines removed). Paid a different amount: never fulfilled; the
- * order fails and the payment is refunded. Virtual account issued: waiting for the deposit. Failed: failed.
+ * order fails and the payment is refunded. Paid for an order priced with a coupon it no longer holds, or for an
+ * order closed meanwhile: refused, the payment refunded. Virtual account issued: waiting for the deposit (closed
+ * again when the order was closed meanwhile). Failed: failed.
  */
 export async function settlePayment(db: DB, gateway: PaymentGateway, payment: GatewayPayment, now = new Date()): Promise<SettleOutcome> {
   const order = await orderOf(db, gateway.name, payment.gatewayPaymentId);
@@ -305,6 +316,18 @@ export async function settlePayment(db: DB, gateway: PaymentGateway, payment: Ga
   if (payment.status === "paid") {
     const paidAt = payment.paidAt ?? at;
     await db.transaction().execute(async (trx) => {
+      // Priced with a coupon it no longer holds (another order holds it now): never fulfilled at the discount;
+      // the order fails and the payment is refunded below. A checkout taking the coupon closes this order in
+      // the same transaction as it moves the reservation, so the claim below cannot succeed after that either.
+      if (order.coupon_code && !(await holdsCoupon(trx, order.id))) {
+        await trx
+          .updateTable("orders")
+          .set({ status: "failed", failure_message: "coupon no longer reserved for this order", updated_at: at })
+          .where("id", "=", order.id)
+          .where("status", "in", open)
+          .execute();
+        return;
+      }
       const claimed = await trx
         .updateTable("orders")
         .set({ status: "complete", ptime: paidAt, paid_amount: payment.amount.paid, pending_reason: null, updated_at: at })
@@ -365,10 +388,13 @@ export async function settlePayment(db: DB, gateway: PaymentGateway, payment: Ga
       }
     });
     const after = await db.selectFrom("orders").select("status").where("id", "=", order.id).executeTakeFirstOrThrow();
+    // Refused above, or closed (superseded, declined) between reading the order and claiming it: the money goes back.
+    if (after.status === "failed" && payment.amount.paid > payment.amount.cancelled)
+      await gateway.cancel(payment.gatewayPaymentId, { reason: "The order this payment belongs to was closed" }).catch(() => {});
     return after.status as OrderStatus;
   }
   if (payment.status === "vbank_issued") {
-    await move(
+    const issued = await move(
       {
         status: "waiting",
         vbank_bank: payment.vbank?.bank ?? null,
@@ -377,6 +403,12 @@ export async function settlePayment(db: DB, gateway: PaymentGateway, payment: Ga
       },
       ["pending"],
     );
+    // A virtual account issued for an attempt already closed (superseded) is closed too: no deposit can land on it.
+    if (
+      !issued &&
+      (await db.selectFrom("orders").select("status").where("id", "=", order.id).executeTakeFirstOrThrow()).status === "failed"
+    )
+      await gateway.closeVirtualAccount(payment.gatewayPaymentId).catch(() => {});
   } else if (payment.status === "failed") {
     if (await move({ status: "failed", failure_message: payment.failure?.reason ?? "failed" }, ["pending"]))
       await releaseCoupon(db, order.id);
@@ -440,14 +472,15 @@ export async function handleWebhook(db: DB, gateways: Gateways, gatewayName: str
 
 /**
  * Re-reads open orders placed in the last `days` days from their gateway and settles them: what a missed
- * webhook or a crash between the gateway's answer and the settlement left undone.
+ * webhook or a crash between the gateway's answer and the settlement left undone. Cancellations interrupted the
+ * same way are repaired too (`reconcileCancellations`): `repaired`, and `unresolved` for a person to look at.
  */
 export async function reconcileOpenOrders(
   db: DB,
   gateways: Gateways,
   now = new Date(),
   days = 3,
-): Promise<{ checked: number; changed: number }> {
+): Promise<{ checked: number; changed: number; repaired: number; unresolved: number }> {
   const open = await db
     .selectFrom("orders")
     .select(["gateway", "gateway_payment_id", "status"])
@@ -464,5 +497,6 @@ export async function reconcileOpenOrders(
     if (!payment) continue;
     if ((await settlePayment(db, gateway, payment, now)) !== o.status) changed++;
   }
-  return { checked: open.length, changed };
+  const { repaired, unresolved } = await reconcileCancellations(db, gateways, now);
+  return { checked: open.length, changed, repaired, unresolved };
 }
