@@ -105,7 +105,7 @@ export async function listMemberLicenses(
   }));
 }
 
-/** Renames one of the member's licences (an empty alias clears it). */
+/** Renames one of the member's licences (an empty alias clears it); false when the licence is not the member's. */
 export async function setLicenseAlias(db: DB, userId: number, licenseId: number, alias: string): Promise<boolean> {
   const value = alias.trim().slice(0, ALIAS_MAX) || null;
   const result = await db
@@ -115,6 +115,19 @@ export async function setLicenseAlias(db: DB, userId: number, licenseId: number,
     .where("user_id", "=", userId)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Renames several of the member's licences at once, all or none: a licence that is not the member's (another
+ * member's, or none) refuses the whole list with the same 404 whether or not it exists.
+ */
+export async function setLicenseAliases(db: DB, userId: number, list: { id: number; alias: string }[]): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    for (const item of list)
+      if (!(await setLicenseAlias(trx, userId, item.id, item.alias)))
+        throw new MarketError("LICENSE_NOT_FOUND", 404, "No license key with this information found. Please check again.");
+    return list.length;
+  });
 }
 
 /** Saves a new order: `ids` must be exactly the member's licences. */

@@ -81,7 +81,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.success) return data<Result>({ intent: "invalid", message: "cart.nothingSelected" }, { status: 400 });
   const input = parsed.data;
   if (input.intent === "alias") {
-    await setLicenseAlias(context.db, viewer.id, input.id, input.alias);
+    if (!(await setLicenseAlias(context.db, viewer.id, input.id, input.alias)))
+      return data<Result>({ intent: "alias", message: "licenses.aliasNotYours" }, { status: 404 });
     return data<Result>({ intent: "alias", message: "licenses.aliasSaved" });
   }
   if (input.intent === "move") {

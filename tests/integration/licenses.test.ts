@@ -116,4 +116,18 @@ describe(`licence management on ${ENGINE}`, () => {
     expect(await text(ok)).toContain("The licence has been linked to your account.");
     expect(await order()).toEqual(["VEDT-IND-0001-DEMO", "VEDT-IND-0002-DEMO", DEMO.licenses.nonmember.serial]);
   });
+
+  it("refuses a nickname on another member's licence and leaves it as it was", async () => {
+    const other = await db
+      .selectFrom("licenses")
+      .select(["id", "alias"])
+      .where("serial", "=", DEMO.licenses.b2bg.serial)
+      .executeTakeFirstOrThrow();
+    const res = await post({ intent: "alias", id: String(other.id), alias: "mine now" });
+    expect(res.status).toBe(404);
+    const body = await text(res);
+    expect(body).toContain("No license key with this information found. Please check again.");
+    expect(body).not.toContain("The nickname has been saved.");
+    expect((await db.selectFrom("licenses").select("alias").where("id", "=", other.id).executeTakeFirstOrThrow()).alias).toBe(other.alias);
+  });
 });

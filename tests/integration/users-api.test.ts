@@ -81,6 +81,26 @@ describe(`users API on ${ENGINE}`, () => {
     expect((await db.selectFrom("licenses").select("alias").where("id", "=", a.id).executeTakeFirstOrThrow()).alias).toBe("시트 별명");
   });
 
+  it("refuses nicknames for a licence that is not the member's, saving none of the list", async () => {
+    const own = (await api("GET", "users/licenses")).body.data.list[0] as { id: number; alias: string | null };
+    const other = await db
+      .selectFrom("licenses")
+      .select(["id", "alias"])
+      .where("serial", "=", DEMO.licenses.b2bg.serial)
+      .executeTakeFirstOrThrow();
+    const res = await api("POST", "users/licenses/aliases", {
+      list: [
+        { id: own.id, alias: "changed" },
+        { id: other.id, alias: "mine now" },
+      ],
+    });
+    expect(res.status).toBe(404);
+    expect(res.body.result).toEqual({ code: 404, message: "No license key with this information found. Please check again." });
+    const after = await db.selectFrom("licenses").select(["id", "alias"]).where("id", "in", [own.id, other.id]).orderBy("id").execute();
+    expect(after).toEqual([{ id: own.id, alias: own.alias }, other].sort((a, b) => a.id - b.id));
+    expect((await api("POST", "users/licenses/aliases", { list: [{ id: 999_999, alias: "x" }] })).status).toBe(404);
+  });
+
   it("deletes the member with a reason", async () => {
     expect((await api("DELETE", "users", { reason: "price" })).status).toBe(200);
     expect(await db.selectFrom("users").select("id").where("email", "=", DEMO.member.email).executeTakeFirst()).toBeUndefined();
