@@ -101,6 +101,26 @@ describe(`users API on ${ENGINE}`, () => {
     expect((await api("POST", "users/licenses/aliases", { list: [{ id: 999_999, alias: "x" }] })).status).toBe(404);
   });
 
+  it("answers 429 with the wait in result.message and a Retry-After header past a limit (YouTube checks)", async () => {
+    // Two checks above reached YouTube; parse failures do not count.
+    let res: Awaited<ReturnType<typeof call>> | undefined;
+    for (let i = 0; i < 9; i++) {
+      res = await call("/api/v1/users/youtube", {
+        method: "POST",
+        headers: { authorizationToken: token, "content-type": "application/json", language: i === 8 ? "ko" : "en" },
+        body: JSON.stringify({ channel_id: "UCzzzzzzzzzzzzzzzzzzzzzz" }),
+      });
+      if (i < 8) expect(res.status).toBe(409);
+    }
+    expect(res?.status).toBe(429);
+    expect(Number(res?.headers.get("retry-after"))).toBeGreaterThan(3000);
+    const body = await res?.json();
+    expect(body.result.code).toBe(429);
+    expect(body.result.message).toMatch(/^시도 횟수가 너무 많습니다\. (59|60)분 후에 다시 시도해 주세요\.$/);
+    const en = await api("POST", "users/youtube", { channel_id: "UCzzzzzzzzzzzzzzzzzzzzzz" });
+    expect(en.body.result.message).toMatch(/^Too many attempts\. Please try again in (59|60) minutes\.$/);
+  });
+
   it("deletes the member with a reason", async () => {
     expect((await api("DELETE", "users", { reason: "price" })).status).toBe(200);
     expect(await db.selectFrom("users").select("id").where("email", "=", DEMO.member.email).executeTakeFirst()).toBeUndefined();
