@@ -2,6 +2,8 @@ import type { AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
 import { isLocale, type Locale } from "../i18n/config";
 import { MarketError } from "../market/errors";
+import { RateLimited } from "../market/rate-limits.server";
+import { retryAfterHeaders, tooManyText } from "../utils/rate-limit.server";
 import { fail } from "./envelope.server";
 import { routes } from "./routes.server";
 
@@ -48,6 +50,11 @@ export async function handleApi(request: Request, context: AppLoadContext, path:
     if (error instanceof z.ZodError) {
       const first = error.issues[0];
       return fail(400, `${first.path.join(".") || "request"}: ${first.message}`);
+    }
+    if (error instanceof RateLimited) {
+      const res = fail(429, tooManyText(language, error.retryAfterMs), error.code);
+      for (const [name, value] of Object.entries(retryAfterHeaders(error.retryAfterMs))) res.headers.set(name, value);
+      return res;
     }
     if (error instanceof MarketError) return fail(error.status, error.message, error.code);
     console.error(

@@ -3,7 +3,7 @@ import { createYoutubeChannels } from "../integrations/youtube/channels.server";
 import { readAliasSheet } from "../market/alias-sheet.server";
 import { MarketError } from "../market/errors";
 import { LICENSE_TYPES } from "../market/license-rules";
-import { importAliases, listMemberLicenses, reorderLicenses, setLicenseAlias } from "../market/licenses.server";
+import { importAliases, listMemberLicenses, reorderLicenses, setLicenseAliases } from "../market/licenses.server";
 import { countOpenRequests } from "../market/requests.server";
 import { getAccount, registerYoutubeChannel, updateProfile, withdrawMember } from "../market/users/account.server";
 import { WITHDRAW_REASONS } from "../market/users/withdraw-reasons";
@@ -133,9 +133,7 @@ export const userRoutes: ApiRoute[] = [
             .max(200),
         })
         .parse(await readJson(call));
-      let updated = 0;
-      for (const item of input.list) if (await setLicenseAlias(call.context.db, viewer.id, item.id, item.alias)) updated++;
-      return ok({ state: "SUCCESS", updated });
+      return ok({ state: "SUCCESS", updated: await setLicenseAliases(call.context.db, viewer.id, input.list) });
     },
   },
   {

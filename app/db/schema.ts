@@ -428,6 +428,15 @@ export interface CartPassesTable {
   created_at: string;
 }
 
+/** One limiter counter (app/market/rate-limits.server.ts); instants are epoch milliseconds, the key a hash. */
+export interface RateLimitsTable {
+  bucket: string;
+  key: string;
+  hits: number;
+  blocked_until: Generated<number>;
+  expires_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -464,6 +473,7 @@ export interface Database {
   search_state: SearchStateTable;
   search_terms: SearchTermsTable;
   withdrawals: WithdrawalsTable;
+  rate_limits: RateLimitsTable;
 }
 
 export type Content = Selectable<ContentsTable>;

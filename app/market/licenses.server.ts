@@ -1,6 +1,7 @@
 import type { DB } from "../db/db.server";
 import { MarketError } from "./errors";
 import { ALIAS_MAX } from "./license-rules";
+import { hitAll, RULES, type Rule, refund } from "./rate-limits.server";
 
 export interface LicenseIdentity {
   id: number;
@@ -105,7 +106,7 @@ export async function listMemberLicenses(
   }));
 }
 
-/** Renames one of the member's licences (an empty alias clears it). */
+/** Renames one of the member's licences (an empty alias clears it); false when the licence is not the member's. */
 export async function setLicenseAlias(db: DB, userId: number, licenseId: number, alias: string): Promise<boolean> {
   const value = alias.trim().slice(0, ALIAS_MAX) || null;
   const result = await db
@@ -115,6 +116,19 @@ export async function setLicenseAlias(db: DB, userId: number, licenseId: number,
     .where("user_id", "=", userId)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Renames several of the member's licences at once, all or none: a licence that is not the member's (another
+ * member's, or none) refuses the whole list with the same 404 whether or not it exists.
+ */
+export async function setLicenseAliases(db: DB, userId: number, list: { id: number; alias: string }[]): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    for (const item of list)
+      if (!(await setLicenseAlias(trx, userId, item.id, item.alias)))
+        throw new MarketError("LICENSE_NOT_FOUND", 404, "No license key with this information found. Please check again.");
+    return list.length;
+  });
 }
 
 /** Saves a new order: `ids` must be exactly the member's licences. */
@@ -174,33 +188,52 @@ export async function importAliases(db: DB, userId: number, rows: { serial: stri
   });
 }
 
-/** Links a licence bought without an account (key and licensing e-mail must match) to the member. */
+export type LinkResult = { outcome: "LINKED" | "NOT_FOUND" } | { outcome: "TOO_MANY_ATTEMPTS"; retryAfterMs: number };
+
+/**
+ * Links a licence bought without an account (key and licensing e-mail must match) to the member. Limited per
+ * address and per member (failures count; a link gives its attempt back). A stranger learns nothing: a key that
+ * does not exist, another e-mail, and a licence that already belongs to an account all run the same single
+ * query and get the same NOT_FOUND.
+ */
 export async function linkNonMemberLicense(
   db: DB,
   userId: number,
-  serial: string,
-  email: string,
-): Promise<"LINKED" | "NOT_FOUND" | "NOT_NONMEMBER"> {
-  return db.transaction().execute(async (trx) => {
+  input: { serial: string; email: string; ip: string },
+  now = new Date(),
+): Promise<LinkResult> {
+  const limits: [Rule, string][] = [
+    [RULES.linkAddress, input.ip],
+    [RULES.linkAccount, `u:${userId}`],
+  ];
+  const admitted = await hitAll(db, limits, now);
+  if (!admitted.allowed) return { outcome: "TOO_MANY_ATTEMPTS", retryAfterMs: admitted.retryAfterMs };
+  const linked = await db.transaction().execute(async (trx) => {
     const licence = await trx
       .selectFrom("licenses")
-      .select(["id", "owner_kind", "email", "user_id"])
-      .where("serial", "=", serial.trim())
+      .select(["id", "owner_kind", "user_id"])
+      .where("serial", "=", input.serial.trim())
+      .where((eb) => eb(eb.fn("lower", ["email"]), "=", input.email.trim().toLowerCase()))
       .executeTakeFirst();
-    if (!licence || licence.email.toLowerCase() !== email.trim().toLowerCase()) return "NOT_FOUND";
-    if (licence.owner_kind !== "nonmember" || licence.user_id !== null) return "NOT_NONMEMBER";
+    if (!licence) return false;
+    if (licence.user_id === userId) return true; // already the member's: nothing to do
+    if (licence.owner_kind !== "nonmember" || licence.user_id !== null) return false;
     const last = await trx
       .selectFrom("licenses")
       .select((eb) => eb.fn.max<number>("sort_order").as("m"))
       .where("user_id", "=", userId)
       .executeTakeFirst();
-    await trx
+    const result = await trx
       .updateTable("licenses")
       .set({ user_id: userId, owner_kind: "individual", sort_order: Number(last?.m ?? -1) + 1 })
       .where("id", "=", licence.id)
-      .execute();
-    return "LINKED";
+      .where("user_id", "is", null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   });
+  if (!linked) return { outcome: "NOT_FOUND" };
+  for (const [rule, key] of limits) await refund(db, rule.bucket, key, now);
+  return { outcome: "LINKED" };
 }
 
 /** Whether a member holds a licence that lets them use market content now (registered or unlimited, in term). */

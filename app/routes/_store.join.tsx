@@ -5,9 +5,11 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { z } from "zod";
 import { FormErrors, TextField } from "../components/forms";
 import { useTranslation } from "../i18n/react";
+import { admitJoin } from "../market/rate-limits.server";
 import { joinMarket } from "../market/users/auth.server";
 import { redirectSignedIn } from "../utils/auth.server";
 import { pageSeo } from "../utils/page.server";
+import { retryAfterHeaders, tooManyText, withRetryAfter } from "../utils/rate-limit.server";
 import { safePath } from "../utils/redirect";
 import { seoMeta } from "../utils/seo";
 import { readShopper } from "../utils/shopper.server";
@@ -35,11 +37,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => seoMeta(data?.seo);
 
+export const headers = withRetryAfter;
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: joinSchema });
   if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   const { ngt } = await readShopper(request, context);
   const v = submission.value;
+  const admitted = await admitJoin(context.db, context.clientIp, v.email);
+  if (!admitted.allowed)
+    return data(submission.reply({ formErrors: [tooManyText(context.locale, admitted.retryAfterMs)], hideFields: ["password"] }), {
+      status: 429,
+      headers: retryAfterHeaders(admitted.retryAfterMs),
+    });
   const result = await joinMarket(context.db, {
     email: v.email,
     password: v.password,
@@ -48,7 +58,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     language: context.locale,
     ngt,
   });
-  if (!result.ok) return data(submission.reply({ fieldErrors: { email: ["auth.emailTaken"] }, hideFields: ["password"] }), { status: 409 });
+  // Worded so it does not confirm that the e-mail has an account (docs/decisions.md).
+  if (!result.ok)
+    return data(submission.reply({ fieldErrors: { email: ["auth.joinRefused"] }, hideFields: ["password"] }), { status: 400 });
   return redirectSignedIn(context, result, `/welcome?join_market=1&redirectTo=${encodeURIComponent(safePath(v.redirectTo, "/"))}`);
 }
 

@@ -8,6 +8,7 @@ import { useTranslation } from "../i18n/react";
 import { signIn } from "../market/users/auth.server";
 import { redirectSignedIn } from "../utils/auth.server";
 import { pageSeo } from "../utils/page.server";
+import { retryAfterHeaders, tooManyText, withRetryAfter } from "../utils/rate-limit.server";
 import { safePath } from "../utils/redirect";
 import { seoMeta } from "../utils/seo";
 import { readShopper } from "../utils/shopper.server";
@@ -29,6 +30,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
 
+export const headers = withRetryAfter;
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: signInSchema });
@@ -40,12 +43,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     ip: context.clientIp,
     ngt,
   });
-  if (!result.ok) {
-    const message = result.code === "TOO_MANY_ATTEMPTS" ? "auth.tooManyAttempts" : "auth.invalidCredentials";
-    return data(submission.reply({ formErrors: [message], hideFields: ["password"] }), {
-      status: result.code === "TOO_MANY_ATTEMPTS" ? 429 : 400,
+  if (!result.ok && result.code === "TOO_MANY_ATTEMPTS")
+    return data(submission.reply({ formErrors: [tooManyText(context.locale, result.retryAfterMs)], hideFields: ["password"] }), {
+      status: 429,
+      headers: retryAfterHeaders(result.retryAfterMs),
     });
-  }
+  if (!result.ok) return data(submission.reply({ formErrors: ["auth.invalidCredentials"], hideFields: ["password"] }), { status: 400 });
   return redirectSignedIn(context, result, safePath(submission.value.redirectTo, "/"));
 }
 

@@ -23,6 +23,7 @@ import {
 } from "../market/licenses.server";
 import { requireViewer } from "../utils/auth.server";
 import { pageSeo } from "../utils/page.server";
+import { retryAfterHeaders, tooManyText, withRetryAfter } from "../utils/rate-limit.server";
 import { seoMeta } from "../utils/seo";
 
 const MAX_SHEET_BYTES = 1_000_000;
@@ -45,7 +46,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
 
-type Result = { intent: string; message?: string; rows?: { key: string; row: number; serial: string }[]; ok?: number; total?: number };
+export const headers = withRetryAfter;
+
+type Result = {
+  intent: string;
+  message?: string;
+  values?: { serial: string; email: string };
+  rows?: { key: string; row: number; serial: string }[];
+  ok?: number;
+  total?: number;
+};
 
 const schema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("alias"), id: z.coerce.number().int().positive(), alias: z.string().max(200) }),
@@ -81,7 +91,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.success) return data<Result>({ intent: "invalid", message: "cart.nothingSelected" }, { status: 400 });
   const input = parsed.data;
   if (input.intent === "alias") {
-    await setLicenseAlias(context.db, viewer.id, input.id, input.alias);
+    if (!(await setLicenseAlias(context.db, viewer.id, input.id, input.alias)))
+      return data<Result>({ intent: "alias", message: "licenses.aliasNotYours" }, { status: 404 });
     return data<Result>({ intent: "alias", message: "licenses.aliasSaved" });
   }
   if (input.intent === "move") {
@@ -97,8 +108,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     return data<Result>({ intent: "order", message: "licenses.orderSaved" });
   }
-  const outcome = await linkNonMemberLicense(context.db, viewer.id, input.serial, input.email);
-  return data<Result>({ intent: "link", message: `licenses.link.${outcome}` }, { status: outcome === "LINKED" ? 200 : 400 });
+  const link = await linkNonMemberLicense(context.db, viewer.id, { serial: input.serial, email: input.email, ip: context.clientIp });
+  const values = { serial: input.serial, email: input.email };
+  if (link.outcome === "TOO_MANY_ATTEMPTS")
+    return data<Result>(
+      { intent: "link", message: tooManyText(context.locale, link.retryAfterMs), values },
+      { status: 429, headers: retryAfterHeaders(link.retryAfterMs) },
+    );
+  if (link.outcome === "NOT_FOUND") return data<Result>({ intent: "link", message: "licenses.link.NOT_FOUND", values }, { status: 400 });
+  return data<Result>({ intent: "link", message: "licenses.link.LINKED" });
 }
 
 export default function LicensesPage() {
@@ -152,6 +170,8 @@ export default function LicensesPage() {
     new Intl.DateTimeFormat(locale === "ko" ? "ko-KR" : "en-US", { dateStyle: "medium", timeZone: "Asia/Seoul" }).format(new Date(iso));
   const message = reorder.data?.message ?? result?.message;
   const busy = navigation.state === "submitting";
+  // A refused link keeps what was typed.
+  const linkValues = result?.intent === "link" ? result.values : undefined;
   return (
     <section className="licenses-page">
       <h1>{t("licenses.title")}</h1>
@@ -293,11 +313,11 @@ export default function LicensesPage() {
           <input type="hidden" name="intent" value="link" />
           <div className="field">
             <label htmlFor={`${id}-lserial`}>{t("licenses.link.serial")}</label>
-            <input id={`${id}-lserial`} name="serial" required maxLength={60} />
+            <input id={`${id}-lserial`} name="serial" required maxLength={60} defaultValue={linkValues?.serial} />
           </div>
           <div className="field">
             <label htmlFor={`${id}-lemail`}>{t("licenses.link.email")}</label>
-            <input id={`${id}-lemail`} name="email" type="email" required maxLength={254} />
+            <input id={`${id}-lemail`} name="email" type="email" required maxLength={254} defaultValue={linkValues?.email} />
           </div>
           <button type="submit" className="button" disabled={busy}>
             {t("licenses.link.submit")}

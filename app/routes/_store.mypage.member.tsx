@@ -4,10 +4,12 @@ import { useId } from "react";
 import { z } from "zod";
 import { useTranslation } from "../i18n/react";
 import { createYoutubeChannels } from "../integrations/youtube/channels.server";
+import { RateLimited } from "../market/rate-limits.server";
 import { getAccount, registerYoutubeChannel, updateProfile } from "../market/users/account.server";
 import { YOUTUBE_CHANNEL_PREFIX } from "../market/users/youtube";
 import { requireViewer } from "../utils/auth.server";
 import { pageSeo } from "../utils/page.server";
+import { retryAfterHeaders, tooManyText, withRetryAfter } from "../utils/rate-limit.server";
 import { seoMeta } from "../utils/seo";
 
 const profileSchema = z.object({
@@ -23,6 +25,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
 
+export const headers = withRetryAfter;
+
 type Result = {
   form: "profile" | "youtube";
   ok: boolean;
@@ -37,7 +41,21 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (form.get("intent") === "youtube") {
     const typed = String(form.get("channel") ?? "");
     const youtube = createYoutubeChannels({ apiKey: context.env.YOUTUBE_API_KEY });
-    const result = await registerYoutubeChannel(context.db, youtube, viewer.id, typed);
+    const result = await registerYoutubeChannel(context.db, youtube, viewer.id, typed).catch((error) => {
+      if (error instanceof RateLimited) return error;
+      throw error;
+    });
+    if (result instanceof RateLimited)
+      return data<Result>(
+        {
+          form: "youtube",
+          ok: false,
+          message: "",
+          values: { channel: typed },
+          fieldErrors: { channel: tooManyText(context.locale, result.retryAfterMs) },
+        },
+        { status: 429, headers: retryAfterHeaders(result.retryAfterMs) },
+      );
     if (!result.ok) {
       const fieldErrors = result.problem === "locked" ? undefined : { channel: `member.youtube.${result.problem}` };
       return data<Result>(

@@ -11,12 +11,14 @@ import {
 } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
-import { TextField } from "../components/forms";
+import { FormErrors, TextField } from "../components/forms";
 import { useTranslation } from "../i18n/react";
+import { admitInquiry } from "../market/rate-limits.server";
 import { INQUIRY_ATTACHMENT_MAX_BYTES, INQUIRY_DESCRIPTION_MAX } from "../market/rules";
 import { fileInquiry } from "../market/support.server";
 import { inquirySchema, SUPPORT_CATEGORIES } from "../market/support-rules";
 import { pageSeo } from "../utils/page.server";
+import { retryAfterHeaders, tooManyText, withRetryAfter } from "../utils/rate-limit.server";
 import { seoMeta } from "../utils/seo";
 import { readShopper } from "../utils/shopper.server";
 
@@ -27,6 +29,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
+
+export const headers = withRetryAfter;
 
 export async function action({ request, context }: ActionFunctionArgs) {
   let formData: FormData;
@@ -44,6 +48,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (formData.get("_tooLarge")) return data(submission.reply({ fieldErrors: { attachment: ["support.attachRefused"] } }), { status: 400 });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { viewer } = await readShopper(request, context);
+  const admitted = await admitInquiry(context.db, context.clientIp, { userId: viewer?.id ?? null, email: submission.value.email });
+  if (!admitted.allowed)
+    return data(submission.reply({ formErrors: [tooManyText(context.locale, admitted.retryAfterMs)] }), {
+      status: 429,
+      headers: retryAfterHeaders(admitted.retryAfterMs),
+    });
   const file = submission.value.attachment;
   try {
     await fileInquiry(context.db, context.env.DATA_DIR, viewer?.id ?? null, {
@@ -93,6 +103,7 @@ export default function InquiryPage() {
       <h1>{t("support.ask")}</h1>
       <p className="muted">{t("support.askLead")}</p>
       <Form method="post" encType="multipart/form-data" {...getFormProps(form)}>
+        <FormErrors id={form.errorId} errors={form.errors} />
         <div className="field">
           <label htmlFor={fields.category.id}>{t("support.form.category")}</label>
           <select

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "../../app/db/db.server";
 import { DEMO } from "../../app/db/seed/index.server";
+import { RULES } from "../../app/market/rate-limits.server";
 import { createTestApp } from "../support/app";
 import { createTestDb } from "../support/db";
 import { ENGINE } from "../support/engine";
@@ -57,13 +58,24 @@ describe(`sign-in, sign-out and join on ${ENGINE}`, () => {
     expect(wrongBody).not.toContain("wrong-password");
   });
 
-  it("limits failed attempts per e-mail", async () => {
-    // Its own address, so the other tests' attempts are not blocked by this one.
-    const ip = "198.51.100.77";
-    for (let i = 0; i < 5; i++) await call("/login", { ...form({ email: DEMO.business.email, password: `nope-${i}` }), ip });
-    const blocked = await call("/login", { ...form({ email: DEMO.business.email, password: DEMO.password }), ip });
+  it("throttles an address after five wrong passwords for an account, without locking the owner out from theirs", async () => {
+    // Its own addresses, so the other tests' attempts are not blocked by this one.
+    const attacker = "198.51.100.77";
+    for (let i = 0; i < 5; i++) await call("/login", { ...form({ email: DEMO.business.email, password: `nope-${i}` }), ip: attacker });
+    const blocked = await call("/login", { ...form({ email: DEMO.business.email, password: DEMO.password }), ip: attacker });
     expect(blocked.status).toBe(429);
-    expect(await blocked.text()).toContain("Too many attempts");
+    expect(blocked.headers.get("retry-after")).toMatch(/^(5\d|60)$/);
+    const body = (await blocked.text()).replaceAll("<!-- -->", "");
+    expect(body).toContain("Too many attempts. Please try again in 1 minute.");
+    expect(body).toContain(`value="${DEMO.business.email}"`);
+    const owner = await call("/login", { ...form({ email: DEMO.business.email, password: DEMO.password }), ip: "198.51.100.78" });
+    expect(owner.status).toBe(302);
+    const ko = await call("/login", {
+      ...form({ email: DEMO.business.email, password: "nope" }),
+      headers: { ...form({}).headers, "accept-language": "ko" },
+      ip: attacker,
+    });
+    expect(await ko.text()).toContain("시도 횟수가 너무 많습니다. 1분 후에 다시 시도해 주세요.");
   });
 
   it("never redirects off-site after sign-in", async () => {
@@ -157,8 +169,29 @@ describe(`sign-in, sign-out and join on ${ENGINE}`, () => {
     expect(body).toContain("Use at least 8 characters.");
     expect(body).toContain("Please complete all required fields.");
     const taken = await call("/join", form({ email: DEMO.member.email, password: "longenough", nickname: "x", agreeTerms: "on" }));
-    expect(taken.status).toBe(409);
-    expect(await taken.text()).toContain("This e-mail already has a market account.");
+    expect(taken.status).toBe(400);
+    const refused = await taken.text();
+    // Worded so it does not confirm the address has an account.
+    expect(refused).toContain("We could not create an account with this e-mail. If you already have an account, please sign in.");
+    expect(refused).not.toMatch(/already (has|in use|registered)/);
+  });
+
+  it("limits joins per e-mail and per address, re-rendering the form with what was typed", async () => {
+    const ip = "198.51.100.90";
+    const attempt = (email: string, from = ip) =>
+      call("/join", { ...form({ email, password: "longenough", nickname: "Prober", agreeTerms: "on" }), ip: from });
+    for (let i = 0; i < 5; i++) expect((await attempt(DEMO.business.email, `198.51.100.${91 + i}`)).status).toBe(400);
+    const perEmail = await attempt(DEMO.business.email, "198.51.100.99");
+    expect(perEmail.status).toBe(429);
+    const body = (await perEmail.text()).replaceAll("<!-- -->", "");
+    expect(body).toMatch(/Too many attempts\. Please try again in (59|60) minutes\./);
+    expect(body).toContain(`value="${DEMO.business.email}"`);
+    expect(body).toContain('value="Prober"');
+    for (let i = 0; i < RULES.joinAddress.limit; i++) await attempt(`probe-${i}@example.com`);
+    const perAddress = await attempt("probe-next@example.com");
+    expect(perAddress.status).toBe(429);
+    expect(Number(perAddress.headers.get("retry-after"))).toBeGreaterThan(3000);
+    expect(await db.selectFrom("users").select("id").where("email", "=", "probe-next@example.com").executeTakeFirst()).toBeUndefined();
   });
 
   it("sends anonymous visitors of login-only pages to / with redirect=requires-auth, which asks them to sign in", async () => {

@@ -107,13 +107,48 @@ describe(`licence management on ${ENGINE}`, () => {
     expect(await text(bad)).toContain("The file could not be read.");
   });
 
-  it("links a licence bought without an account only with the right key and e-mail", async () => {
-    const wrong = await post({ intent: "link", serial: DEMO.licenses.nonmember.serial, email: "someone@example.com" });
-    expect(await text(wrong)).toContain("No license key with this information found. Please check again.");
-    const taken = await post({ intent: "link", serial: DEMO.licenses.b2bg.serial, email: "editor1@studio.example" });
-    expect(await text(taken)).toContain("This licence already belongs to an account.");
+  it("links a licence bought without an account only with the right key and e-mail, answering every refusal alike", async () => {
+    const answer = async (fields: Record<string, string>) => {
+      const res = await post({ intent: "link", ...fields });
+      const status = (await text(res)).match(/<div role="status"[^>]*>([^<]*)<\/div>/)?.[1];
+      return { code: res.status, status };
+    };
+    const refused = { code: 400, status: "No license key with this information found. Please check again." };
+    // Another e-mail, a key that does not exist, and a licence that already belongs to an account (right e-mail).
+    expect(await answer({ serial: DEMO.licenses.nonmember.serial, email: "someone@example.com" })).toEqual(refused);
+    expect(await answer({ serial: "VEDT-NONE-0000-DEMO", email: "guest@example.com" })).toEqual(refused);
+    expect(await answer({ serial: DEMO.licenses.b2bg.serial, email: "editor1@studio.example" })).toEqual(refused);
+    const kept = await text(await post({ intent: "link", serial: "VEDT-NONE-0000-DEMO", email: "typed@example.com" }));
+    expect(kept).toContain('value="VEDT-NONE-0000-DEMO"');
+    expect(kept).toContain('value="typed@example.com"');
     const ok = await post({ intent: "link", serial: DEMO.licenses.nonmember.serial, email: "GUEST@example.com" });
     expect(await text(ok)).toContain("The licence has been linked to your account.");
     expect(await order()).toEqual(["VEDT-IND-0001-DEMO", "VEDT-IND-0002-DEMO", DEMO.licenses.nonmember.serial]);
+  });
+
+  it("refuses a nickname on another member's licence and leaves it as it was", async () => {
+    const other = await db
+      .selectFrom("licenses")
+      .select(["id", "alias"])
+      .where("serial", "=", DEMO.licenses.b2bg.serial)
+      .executeTakeFirstOrThrow();
+    const res = await post({ intent: "alias", id: String(other.id), alias: "mine now" });
+    expect(res.status).toBe(404);
+    const body = await text(res);
+    expect(body).toContain("No license key with this information found. Please check again.");
+    expect(body).not.toContain("The nickname has been saved.");
+    expect((await db.selectFrom("licenses").select("alias").where("id", "=", other.id).executeTakeFirstOrThrow()).alias).toBe(other.alias);
+  });
+
+  it("limits failed links per member, with the wait in the message and what was typed kept", async () => {
+    // The member has failed 4 links above (the successful one was given back): 6 more reach the 10 an hour.
+    for (let i = 0; i < 6; i++)
+      expect((await post({ intent: "link", serial: `VEDT-GUESS-${i}`, email: "guest@example.com" })).status).toBe(400);
+    const res = await post({ intent: "link", serial: "VEDT-GUESS-X", email: "guest@example.com" });
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(3000);
+    const body = await text(res);
+    expect(body).toMatch(/Too many attempts\. Please try again in (59|60) minutes\./);
+    expect(body).toContain('value="VEDT-GUESS-X"');
   });
 });

@@ -90,4 +90,22 @@ describe(`support: FAQ, guide and the 1:1 inquiry on ${ENGINE}`, () => {
     expect(new Uint8Array(fs.readFileSync(stored))).toEqual(PNG);
     expect(await html("/support/question?sent=1")).toContain("Your inquiry has been received.");
   });
+
+  it("limits inquiries per address, re-rendering the form with what was typed and the wait", async () => {
+    const fields = { category: "payment", title: "Spam?", description: "Once more", email: "sender@example.com" };
+    const from = (ip: string, f = fields) => {
+      const form = new FormData();
+      for (const [k, v] of Object.entries(f)) form.append(k, v);
+      return call("/support/question", { method: "POST", headers: { "accept-language": "en" }, body: form, ip });
+    };
+    for (let i = 0; i < 5; i++) expect((await from("198.51.100.60", { ...fields, email: `s${i}@example.com` })).status).toBe(302);
+    const res = await from("198.51.100.60");
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(3000);
+    const body = (await res.text()).replaceAll("<!-- -->", "");
+    expect(body).toMatch(/Too many attempts\. Please try again in (59|60) minutes\./);
+    expect(body).toContain('value="Spam?"');
+    expect(body).toContain(">Once more</textarea>");
+    expect((await from("198.51.100.61")).status).toBe(302);
+  });
 });

@@ -81,6 +81,46 @@ describe(`users API on ${ENGINE}`, () => {
     expect((await db.selectFrom("licenses").select("alias").where("id", "=", a.id).executeTakeFirstOrThrow()).alias).toBe("시트 별명");
   });
 
+  it("refuses nicknames for a licence that is not the member's, saving none of the list", async () => {
+    const own = (await api("GET", "users/licenses")).body.data.list[0] as { id: number; alias: string | null };
+    const other = await db
+      .selectFrom("licenses")
+      .select(["id", "alias"])
+      .where("serial", "=", DEMO.licenses.b2bg.serial)
+      .executeTakeFirstOrThrow();
+    const res = await api("POST", "users/licenses/aliases", {
+      list: [
+        { id: own.id, alias: "changed" },
+        { id: other.id, alias: "mine now" },
+      ],
+    });
+    expect(res.status).toBe(404);
+    expect(res.body.result).toEqual({ code: 404, message: "No license key with this information found. Please check again." });
+    const after = await db.selectFrom("licenses").select(["id", "alias"]).where("id", "in", [own.id, other.id]).orderBy("id").execute();
+    expect(after).toEqual([{ id: own.id, alias: own.alias }, other].sort((a, b) => a.id - b.id));
+    expect((await api("POST", "users/licenses/aliases", { list: [{ id: 999_999, alias: "x" }] })).status).toBe(404);
+  });
+
+  it("answers 429 with the wait in result.message and a Retry-After header past a limit (YouTube checks)", async () => {
+    // Two checks above reached YouTube; parse failures do not count.
+    let res: Awaited<ReturnType<typeof call>> | undefined;
+    for (let i = 0; i < 9; i++) {
+      res = await call("/api/v1/users/youtube", {
+        method: "POST",
+        headers: { authorizationToken: token, "content-type": "application/json", language: i === 8 ? "ko" : "en" },
+        body: JSON.stringify({ channel_id: "UCzzzzzzzzzzzzzzzzzzzzzz" }),
+      });
+      if (i < 8) expect(res.status).toBe(409);
+    }
+    expect(res?.status).toBe(429);
+    expect(Number(res?.headers.get("retry-after"))).toBeGreaterThan(3000);
+    const body = await res?.json();
+    expect(body.result.code).toBe(429);
+    expect(body.result.message).toMatch(/^시도 횟수가 너무 많습니다\. (59|60)분 후에 다시 시도해 주세요\.$/);
+    const en = await api("POST", "users/youtube", { channel_id: "UCzzzzzzzzzzzzzzzzzzzzzz" });
+    expect(en.body.result.message).toMatch(/^Too many attempts\. Please try again in (59|60) minutes\.$/);
+  });
+
   it("deletes the member with a reason", async () => {
     expect((await api("DELETE", "users", { reason: "price" })).status).toBe(200);
     expect(await db.selectFrom("users").select("id").where("email", "=", DEMO.member.email).executeTakeFirst()).toBeUndefined();

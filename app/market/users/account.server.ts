@@ -1,6 +1,7 @@
 import type { DB } from "../../db/db.server";
 import type { YoutubeChannels } from "../../integrations/youtube/channels.server";
 import { MarketError } from "../errors";
+import { enforce, RULES } from "../rate-limits.server";
 import { YOUTUBE_LOCK_DAYS } from "../rules";
 import type { WithdrawReason } from "./withdraw-reasons";
 import { type ChannelIdProblem, parseChannelId } from "./youtube";
@@ -113,6 +114,8 @@ export async function registerYoutubeChannel(
 ): Promise<{ ok: true; id: string } | { ok: false; problem: ChannelProblem }> {
   const parsed = parseChannelId(typed);
   if ("problem" in parsed) return { ok: false, problem: parsed.problem };
+  // Each check spends the store's YouTube API quota: a member gets RULES.youtubeAccount of them (RateLimited past it).
+  await enforce(db, [[RULES.youtubeAccount, `u:${userId}`]], now);
   const check = await youtube.check(parsed.id);
   if (check.state === "not_found") return { ok: false, problem: "invalidId" };
   if (check.state === "no_response") return { ok: false, problem: "noResponse" };

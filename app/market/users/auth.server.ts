@@ -1,20 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { DB } from "../../db/db.server";
+import { backoff, forget, hit, KNOWN_ADDRESS, peek, RULES, refund, remember, SIGN_IN_BACKOFF, type Verdict } from "../rate-limits.server";
 import { hashPassword, verifyPassword } from "./password.server";
 
 export const SESSION_DAYS = 14;
-const MAX_FAILURES = 5;
-const FAILURE_WINDOW_MS = 15 * 60_000;
-
-/** Failed sign-ins per e-mail and per address, in memory: 5 in 15 minutes, then a wait. */
-const failures = new Map<string, number[]>();
-
-function recentFailures(key: string, now: number): number[] {
-  const list = (failures.get(key) ?? []).filter((t) => now - t < FAILURE_WINDOW_MS);
-  if (list.length) failures.set(key, list);
-  else failures.delete(key);
-  return list;
-}
 
 /** A session row for a signed-in member, valid for SESSION_DAYS. */
 async function openSession(db: DB, id: string, userId: number, now: Date): Promise<void> {
@@ -24,11 +13,40 @@ async function openSession(db: DB, id: string, userId: number, now: Date): Promi
 
 export type SignInResult =
   | { ok: true; sessionId: string; user: { id: number; nickname: string; userType: number } }
-  | { ok: false; code: "INVALID_CREDENTIALS" | "TOO_MANY_ATTEMPTS" };
+  | { ok: false; code: "INVALID_CREDENTIALS" }
+  | { ok: false; code: "TOO_MANY_ATTEMPTS"; retryAfterMs: number };
+
+/** A hash verifyPassword accepts and no password matches: unknown addresses cost the same scrypt as known ones. */
+const NO_ACCOUNT_HASH = "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAA";
+const tooMany = (v: Verdict & { allowed: false }) => ({
+  ok: false as const,
+  code: "TOO_MANY_ATTEMPTS" as const,
+  retryAfterMs: v.retryAfterMs,
+});
 
 /**
- * Signs a member in: checks the password, opens a session, and merges the anonymous cart (ngt) into the
- * member's cart (items already there are not added twice) — all in one transaction.
+ * Checks the sign-in limits before the password (docs/security.md), so wrong passwords cannot lock the owner out:
+ * - per address over all accounts (RULES.signInAddress), failures only;
+ * - per (account, address), exponential back-off (SIGN_IN_BACKOFF): an attacker's address waits longer and
+ *   longer, the owner's own address is not touched;
+ * - per account over all addresses (RULES.signInAccount): past it, addresses the account has not signed in from
+ *   are slowed to one attempt per 10 s (RULES.signInSlow), a short wait rather than a lock; known addresses pass.
+ */
+async function admitSignIn(db: DB, email: string, ip: string, now: Date): Promise<Verdict> {
+  const pair = `${email}\n${ip}`;
+  const address = await hit(db, RULES.signInAddress.bucket, ip, RULES.signInAddress, now);
+  if (!address.allowed) return address;
+  const known = (await peek(db, KNOWN_ADDRESS.bucket, pair, now)) > 0;
+  if (!known && (await peek(db, RULES.signInAccount.bucket, email, now)) >= RULES.signInAccount.limit) {
+    const slow = await hit(db, RULES.signInSlow.bucket, email, RULES.signInSlow, now);
+    if (!slow.allowed) return slow;
+  }
+  return backoff(db, SIGN_IN_BACKOFF, pair, now);
+}
+
+/**
+ * Signs a member in: checks the limits and the password, opens a session, and merges the anonymous cart (ngt) into
+ * the member's cart (items already there are not added twice) — all in one transaction.
  */
 export async function signIn(
   db: DB,
@@ -36,20 +54,23 @@ export async function signIn(
   now = new Date(),
 ): Promise<SignInResult> {
   const email = input.email.trim().toLowerCase();
-  const keys = [`e:${email}`, `i:${input.ip}`];
-  if (keys.some((k) => recentFailures(k, now.getTime()).length >= MAX_FAILURES)) return { ok: false, code: "TOO_MANY_ATTEMPTS" };
+  const admitted = await admitSignIn(db, email, input.ip, now);
+  if (!admitted.allowed) return tooMany(admitted);
   const user = await db
     .selectFrom("users")
     .select(["id", "nickname", "user_type", "password_hash"])
     .where("email", "=", email)
     .executeTakeFirst();
   // Hash even for unknown addresses, so timing does not tell which e-mails have accounts.
-  const valid = await verifyPassword(input.password, user?.password_hash ?? "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAA");
+  const valid = await verifyPassword(input.password, user?.password_hash ?? NO_ACCOUNT_HASH);
   if (!user || !valid) {
-    for (const k of keys) failures.set(k, [...recentFailures(k, now.getTime()), now.getTime()]);
+    await hit(db, RULES.signInAccount.bucket, email, RULES.signInAccount, now);
     return { ok: false, code: "INVALID_CREDENTIALS" };
   }
-  for (const k of keys) failures.delete(k);
+  const pair = `${email}\n${input.ip}`;
+  await refund(db, RULES.signInAddress.bucket, input.ip, now);
+  await forget(db, SIGN_IN_BACKOFF.bucket, pair);
+  await remember(db, KNOWN_ADDRESS.bucket, pair, KNOWN_ADDRESS.ttlMs, now);
   const sessionId = randomBytes(24).toString("base64url");
   await db.transaction().execute(async (trx) => {
     await openSession(trx, sessionId, user.id, now);
@@ -84,6 +105,7 @@ export async function joinMarket(
   now = new Date(),
 ): Promise<JoinResult> {
   const email = input.email.trim().toLowerCase();
+  // Hash first, whether or not the e-mail is taken: both answers cost the same scrypt.
   const passwordHash = await hashPassword(input.password);
   const sessionId = randomBytes(24).toString("base64url");
   return db.transaction().execute(async (trx) => {
