@@ -1,7 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DB } from "../../app/db/db.server";
 import { DEMO } from "../../app/db/seed/index.server";
 import { ALIAS_SHEET_LIMITS, readAliasSheet } from "../../app/market/alias-sheet.server";
+import { fileInquiry } from "../../app/market/support.server";
 import { createTestApp } from "../support/app";
 import { createTestDb } from "../support/db";
 import { ENGINE } from "../support/engine";
@@ -158,5 +163,84 @@ describe(`hostile uploads on ${ENGINE}`, () => {
       reason: "too_complex",
     });
     expect(await readAliasSheet("a.xlsx", sheet)).toEqual([{ serial: "VEDT-IND-0001-DEMO", alias: "편집실" }]);
+  });
+});
+
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Uint8Array(4096).fill(7)]);
+
+describe(`inquiry attachments on ${ENGINE}`, () => {
+  let db: DB;
+  let drop: () => Promise<void>;
+  let call: Call;
+  let dataDir: string;
+  const inquiry = { category: "payment" as const, title: "Receipt", description: "See the file", email: "a@example.com" };
+  const stored = () => {
+    const dir = path.join(dataDir, "storage", "inquiries");
+    return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+  };
+  const tickets = async () => (await db.selectFrom("support_tickets").select("id").where("title", "=", inquiry.title).execute()).length;
+  beforeAll(async () => {
+    const t = await createTestDb();
+    ({ db, drop } = t);
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "market-inquiries-"));
+    call = await createTestApp(db, { dataDir });
+  });
+  afterAll(async () => {
+    await drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("keeps every typed field when the attachment is over 2 MB and says only that files can't be attached", async () => {
+    for (const size of [2 * 1024 * 1024 + 10, 3_500_000, 40_000_000]) {
+      const form = new FormData();
+      for (const [k, v] of Object.entries(inquiry)) form.append(k, v);
+      form.append("attachment", new File([new Uint8Array(size).fill(1)], "photo.png", { type: "image/png" }));
+      const res = await call("/support/question", { method: "POST", headers: { "accept-language": "en" }, body: form });
+      expect(res.status, `${size} bytes`).toBe(400);
+      const body = await text(res);
+      expect(body).toContain("Files can't be attached.");
+      expect(body).not.toContain("Please complete all required fields.");
+      expect(body).not.toContain("Please enter your email");
+      expect(body).toContain('value="Receipt"');
+      expect(body).toContain(">See the file</textarea>");
+      expect(body).toContain('value="a@example.com"');
+      expect(body).toMatch(/<option value="payment" selected="">/);
+    }
+    expect(await tickets()).toBe(0);
+    expect(stored()).toEqual([]);
+  }, 60_000);
+
+  it("writes an attachment only with its row: a write that fails midway leaves neither file nor row", async () => {
+    const write = fsp.writeFile;
+    const full = vi.spyOn(fsp, "writeFile").mockImplementation(async (file, data) => {
+      // The disk fills after the first hundred bytes.
+      await write(file, (data as Uint8Array).subarray(0, 100));
+      throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+    });
+    try {
+      await expect(fileInquiry(db, dataDir, null, { ...inquiry, attachment: PNG })).rejects.toThrow(/ENOSPC/);
+    } finally {
+      full.mockRestore();
+    }
+    expect(stored()).toEqual([]);
+    expect(await tickets()).toBe(0);
+  });
+
+  it("leaves no file when the row cannot be written, and no row when the file cannot be put in place", async () => {
+    await expect(fileInquiry(db, dataDir, 987_654_321, { ...inquiry, attachment: PNG })).rejects.toThrow();
+    expect(stored()).toEqual([]);
+    const rename = vi.spyOn(fsp, "rename").mockRejectedValue(Object.assign(new Error("EIO: i/o error, rename"), { code: "EIO" }));
+    try {
+      await expect(fileInquiry(db, dataDir, null, { ...inquiry, attachment: PNG })).rejects.toThrow(/EIO/);
+    } finally {
+      rename.mockRestore();
+    }
+    expect(stored()).toEqual([]);
+    expect(await tickets()).toBe(0);
+    // And when nothing fails, both are there.
+    const id = await fileInquiry(db, dataDir, null, { ...inquiry, attachment: PNG });
+    const row = await db.selectFrom("support_tickets").select("attachment_path").where("id", "=", id).executeTakeFirstOrThrow();
+    expect(stored()).toEqual([path.basename(row.attachment_path as string)]);
+    expect(new Uint8Array(fs.readFileSync(path.join(dataDir, "storage", row.attachment_path as string)))).toEqual(PNG);
   });
 });
