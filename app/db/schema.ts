@@ -428,6 +428,12 @@ export interface CartPassesTable {
   created_at: string;
 }
 
+export interface JobLeasesTable {
+  name: string; // the job
+  holder: string; // the process running it
+  expires_at: string; // when another process may take it over
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -464,6 +470,7 @@ export interface Database {
   search_state: SearchStateTable;
   search_terms: SearchTermsTable;
   withdrawals: WithdrawalsTable;
+  job_leases: JobLeasesTable;
 }
 
 export type Content = Selectable<ContentsTable>;

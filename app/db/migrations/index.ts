@@ -10,6 +10,7 @@ import * as m0008 from "./0008_cart_passes";
 import * as m0009 from "./0009_search_facets";
 import * as m0010 from "./0010_search_documents_narrow";
 import * as m0011 from "./0011_search_postings";
+import * as m0013 from "./0013_job_leases";
 
 /** Every migration, in order. Imported statically so the server bundle carries them. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   "0009_search_facets": m0009,
   "0010_search_documents_narrow": m0010,
   "0011_search_postings": m0011,
+  "0013_job_leases": m0013,
 };
