@@ -1,6 +1,7 @@
 import type { DB } from "../db/db.server";
 import { keepSince } from "./cart.server";
 import { processHolder, runExclusive } from "./jobs.server";
+import { sweepStaleAttachments } from "./support.server";
 
 /**
  * Rows nothing reads any more, deleted on a schedule: download tokens past their expiry (each editor download
@@ -85,17 +86,34 @@ export async function purgeExpired(db: DB, now = new Date(), options: PurgeOptio
 export const PURGE_JOB = "purge-expired";
 
 /**
- * Runs purgeExpired every `everyMs` (and once at start) in whichever process gets the lease first; the lease is
- * kept for most of the period, so the purge runs once per period across all processes. Answers a stop function.
+ * purgeExpired, then the inquiry attachments a crash left half-written. DATA_DIR is the one storage every process
+ * serves attachments from, so the process holding the lease sweeps it for all.
+ */
+export async function housekeeping(db: DB, dataDir: string | undefined, now = new Date()) {
+  const counts = await purgeExpired(db, now);
+  return dataDir ? { ...counts, stale_attachments: await sweepStaleAttachments(dataDir, now) } : counts;
+}
+
+/**
+ * Runs housekeeping every `everyMs` (and once at start) in whichever process gets the lease first; the lease is
+ * kept for most of the period, so it runs once per period across all processes. Answers a stop function.
  */
 export function scheduleHousekeeping(
   db: DB,
-  options: { everyMs: number; log: (fields: Record<string, unknown>) => void; holder?: string; leaseMs?: number; firstAfterMs?: number },
+  options: {
+    everyMs: number;
+    log: (fields: Record<string, unknown>) => void;
+    /** DATA_DIR, for the attachment sweep. */
+    dataDir?: string;
+    holder?: string;
+    leaseMs?: number;
+    firstAfterMs?: number;
+  },
 ): () => void {
   const holder = options.holder ?? processHolder();
   const leaseMs = options.leaseMs ?? 10 * 60_000;
   const run = () =>
-    runExclusive(db, PURGE_JOB, { holder, leaseMs, cooldownMs: Math.floor(options.everyMs * 0.9) }, () => purgeExpired(db))
+    runExclusive(db, PURGE_JOB, { holder, leaseMs, cooldownMs: Math.floor(options.everyMs * 0.9) }, () => housekeeping(db, options.dataDir))
       .then((outcome) => {
         if (outcome.ran && Object.values(outcome.result).some((n) => n > 0))
           options.log({ level: "info", msg: "expired rows purged", ...outcome.result });

@@ -101,6 +101,28 @@ export async function fileInquiry(db: DB, dataDir: string, userId: number | null
   }
 }
 
+/**
+ * Removes attachment files a crash left half-made (`.tmp-*`, see fileInquiry) once they are older than any write
+ * could take; answers how many went. Final files are never touched: each has its row.
+ */
+export async function sweepStaleAttachments(dataDir: string, now = new Date(), olderThanMs = 60 * 60_000): Promise<number> {
+  const dir = path.join(dataDir, "storage", "inquiries");
+  const names = await fs.readdir(dir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return [] as string[];
+    throw error;
+  });
+  let removed = 0;
+  for (const name of names) {
+    if (!name.startsWith(".tmp-")) continue;
+    const stat = await fs.stat(path.join(dir, name)).catch(() => null);
+    if (stat && now.getTime() - stat.mtimeMs >= olderThanMs) {
+      await fs.rm(path.join(dir, name), { force: true });
+      removed++;
+    }
+  }
+  return removed;
+}
+
 /** One FAQ entry in the visitor's language. */
 export async function getFaq(db: DB, id: number, locale: Locale) {
   const row = await db.selectFrom("faqs").selectAll().where("id", "=", id).executeTakeFirst();

@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DB } from "../../app/db/db.server";
 import { DEMO } from "../../app/db/seed/index.server";
@@ -192,14 +195,23 @@ describe(`housekeeping on ${ENGINE}`, () => {
     await db.deleteFrom("job_leases").execute();
     // Real time: make the fixtures' expired rows expired now as well.
     await db.updateTable("download_tokens").set({ expires_at: "2000-01-01T00:00:00.000Z" }).where("id", "like", "t-old-%").execute();
+    // And an attachment a crash left half-written two hours ago.
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "market-housekeeping-"));
+    const stale = path.join(dataDir, "storage", "inquiries", ".tmp-2026-01-01-x.png");
+    fs.mkdirSync(path.dirname(stale), { recursive: true });
+    fs.writeFileSync(stale, "x");
+    const twoHoursAgo = new Date(Date.now() - 7_200_000);
+    fs.utimesSync(stale, twoHoursAgo, twoHoursAgo);
     const logs: Record<string, unknown>[] = [];
     const stops = [db, other].map((d, i) =>
-      scheduleHousekeeping(d, { everyMs: 60_000, firstAfterMs: 0, holder: `p${i}`, log: (f) => logs.push({ ...f, by: i }) }),
+      scheduleHousekeeping(d, { everyMs: 60_000, firstAfterMs: 0, dataDir, holder: `p${i}`, log: (f) => logs.push({ ...f, by: i }) }),
     );
     await sleep(500);
     for (const stop of stops) stop();
     expect(logs).toHaveLength(1);
-    expect(logs[0]).toMatchObject({ level: "info", msg: "expired rows purged", download_tokens: 4 });
+    expect(logs[0]).toMatchObject({ level: "info", msg: "expired rows purged", download_tokens: 4, stale_attachments: 1 });
+    expect(fs.existsSync(stale)).toBe(false);
+    fs.rmSync(dataDir, { recursive: true, force: true });
     expect(await db.selectFrom("download_tokens").select("id").where("id", "like", "t-old-%").execute()).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DB } from "../../app/db/db.server";
 import { DEMO } from "../../app/db/seed/index.server";
 import { ALIAS_SHEET_LIMITS, readAliasSheet } from "../../app/market/alias-sheet.server";
-import { fileInquiry } from "../../app/market/support.server";
+import { fileInquiry, sweepStaleAttachments } from "../../app/market/support.server";
 import { createTestApp } from "../support/app";
 import { createTestDb } from "../support/db";
 import { ENGINE } from "../support/engine";
@@ -164,6 +164,15 @@ describe(`hostile uploads on ${ENGINE}`, () => {
     });
     expect(await readAliasSheet("a.xlsx", sheet)).toEqual([{ serial: "VEDT-IND-0001-DEMO", alias: "편집실" }]);
   });
+
+  it("asks a sheet to come back later when the process is already reading as many as it may", async () => {
+    const sheet = xlsxOf({ text: SHEET_HEAD + sheetRow(1, "VEDT-IND-0001-DEMO", "편집실") + SHEET_TAIL });
+    const limits = { ...ALIAS_SHEET_LIMITS, concurrency: 1 };
+    const [first, second] = await Promise.allSettled([readAliasSheet("a.xlsx", sheet, limits), readAliasSheet("b.xlsx", sheet, limits)]);
+    expect(first.status).toBe("fulfilled");
+    expect(second).toMatchObject({ status: "rejected", reason: { reason: "busy" } });
+    expect(await readAliasSheet("a.xlsx", sheet, limits)).toHaveLength(1);
+  });
 });
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Uint8Array(4096).fill(7)]);
@@ -242,5 +251,24 @@ describe(`inquiry attachments on ${ENGINE}`, () => {
     const row = await db.selectFrom("support_tickets").select("attachment_path").where("id", "=", id).executeTakeFirstOrThrow();
     expect(stored()).toEqual([path.basename(row.attachment_path as string)]);
     expect(new Uint8Array(fs.readFileSync(path.join(dataDir, "storage", row.attachment_path as string)))).toEqual(PNG);
+  });
+
+  it("sweeps half-written attachments a crash left behind, once they are an hour old, and nothing else", async () => {
+    const dir = path.join(dataDir, "storage", "inquiries");
+    fs.mkdirSync(dir, { recursive: true });
+    const before = stored();
+    const now = new Date();
+    for (const [name, age] of [
+      [".tmp-2026-01-01-old.png", 3_600_000],
+      [".tmp-2026-01-01-new.png", 60_000],
+      ["2026-01-01-final.png", 86_400_000],
+    ] as const) {
+      fs.writeFileSync(path.join(dir, name), "x");
+      const t = new Date(now.getTime() - age);
+      fs.utimesSync(path.join(dir, name), t, t);
+    }
+    expect(await sweepStaleAttachments(dataDir, now)).toBe(1);
+    expect(stored().sort()).toEqual([...before, ".tmp-2026-01-01-new.png", "2026-01-01-final.png"].sort());
+    expect(await sweepStaleAttachments(path.join(dataDir, "nowhere"), now)).toBe(0);
   });
 });
