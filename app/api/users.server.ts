@@ -1,12 +1,14 @@
 import { z } from "zod";
+import { fixedT } from "../i18n/i18n.server";
 import { createYoutubeChannels } from "../integrations/youtube/channels.server";
-import { readAliasSheet } from "../market/alias-sheet.server";
+import { ALIAS_SHEET_FORM, type SheetRefusal } from "../market/alias-sheet.server";
 import { MarketError } from "../market/errors";
 import { LICENSE_TYPES } from "../market/license-rules";
-import { importAliases, listMemberLicenses, reorderLicenses, setLicenseAliases } from "../market/licenses.server";
+import { importAliasSheet, listMemberLicenses, reorderLicenses, setLicenseAliases } from "../market/licenses.server";
 import { countOpenRequests } from "../market/requests.server";
 import { getAccount, registerYoutubeChannel, updateProfile, withdrawMember } from "../market/users/account.server";
 import { WITHDRAW_REASONS } from "../market/users/withdraw-reasons";
+import { readBoundedForm } from "../utils/multipart.server";
 import { readJson, requireMember } from "./caller.server";
 import { ok } from "./envelope.server";
 import type { ApiRoute } from "./router.server";
@@ -18,6 +20,14 @@ const CHANNEL_MESSAGES = {
   noResponse: "YouTube did not respond. Please try again in a few minutes",
   locked: "The channel can be changed 90 days after it was registered or edited.",
 } as const;
+
+const SHEET_ERRORS: Record<SheetRefusal, { code: string; status: number }> = {
+  unreadable: { code: "BAD_FILE", status: 400 },
+  too_large: { code: "FILE_TOO_LARGE", status: 400 },
+  too_complex: { code: "FILE_TOO_COMPLEX", status: 400 },
+  too_many_rows: { code: "TOO_MANY_ROWS", status: 400 },
+  busy: { code: "BUSY", status: 503 },
+};
 
 /** The member's account and licences (spec section 7: users, users/youtube, users/licenses...). */
 export const userRoutes: ApiRoute[] = [
@@ -152,14 +162,16 @@ export const userRoutes: ApiRoute[] = [
       path: "users/licenses/aliases/fileupload",
       handler: async (call) => {
         const viewer = await requireMember(call);
-        const form = await call.request.formData().catch(() => null);
-        const file = form?.get("file") ?? form?.get("sheet");
-        if (!(file instanceof File) || file.size === 0 || file.size > 1_000_000)
-          throw new MarketError("BAD_FILE", 400, "file: an .xlsx or .csv of at most 1 MB");
-        const rows = await readAliasSheet(file.name, Buffer.from(await file.arrayBuffer())).catch(() => {
-          throw new MarketError("BAD_FILE", 400, "file: an .xlsx or .csv of at most 1 MB");
+        const upload = await readBoundedForm(call.request, ALIAS_SHEET_FORM);
+        const outcome = await importAliasSheet(call.context.db, viewer.id, {
+          file: upload.form.get("file") ?? upload.form.get("sheet"),
+          tooLarge: upload.truncated || upload.oversized.includes("file") || upload.oversized.includes("sheet"),
         });
-        const results = await importAliases(call.context.db, viewer.id, rows);
+        if (!outcome.ok) {
+          const { code, status } = SHEET_ERRORS[outcome.reason];
+          throw new MarketError(code, status, fixedT(call.language)(`licenses.upload.${outcome.reason}`));
+        }
+        const results = outcome.results;
         return ok({ list: results, total_count: results.length, count: results.filter((r) => r.ok).length });
       },
     }),

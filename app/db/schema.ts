@@ -437,6 +437,12 @@ export interface RateLimitsTable {
   expires_at: number;
 }
 
+export interface JobLeasesTable {
+  name: string; // the job
+  holder: string; // the process running it
+  expires_at: string; // when another process may take it over
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -474,6 +480,7 @@ export interface Database {
   search_terms: SearchTermsTable;
   withdrawals: WithdrawalsTable;
   rate_limits: RateLimitsTable;
+  job_leases: JobLeasesTable;
 }
 
 export type Content = Selectable<ContentsTable>;

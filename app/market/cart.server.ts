@@ -21,7 +21,8 @@ export type CartAddCode = (typeof CART_OUTCOMES)[number];
 
 export const newCartToken = () => randomBytes(18).toString("base64url");
 
-const keepSince = (now: Date) => new Date(now.getTime() - CART_KEEP_DAYS * 86_400_000).toISOString();
+/** Cart lines (content and passes) older than this are gone (spec: kept 30 days). */
+export const keepSince = (now: Date) => new Date(now.getTime() - CART_KEEP_DAYS * 86_400_000).toISOString();
 
 function ownerFilter<Q extends { where: (...args: any[]) => Q }>(q: Q, owner: CartOwner): Q {
   return owner.userId

@@ -1,4 +1,5 @@
 import type { DB } from "../db/db.server";
+import { readAliasSheet, type SheetRefusal, SheetRefused } from "./alias-sheet.server";
 import { MarketError } from "./errors";
 import { ALIAS_MAX } from "./license-rules";
 import { hitAll, RULES, type Rule, refund } from "./rate-limits.server";
@@ -186,6 +187,30 @@ export async function importAliases(db: DB, userId: number, rows: { serial: stri
     }
     return results;
   });
+}
+
+export type AliasSheetImport = { ok: true; results: AliasRowResult[] } | { ok: false; reason: SheetRefusal };
+
+/**
+ * Applies an uploaded alias sheet (see alias-sheet.server.ts for how a hostile file is kept in bounds). `tooLarge`
+ * says the upload was cut off by the form's limits before the file was whole. Refusals are answers, not errors.
+ */
+export async function importAliasSheet(
+  db: DB,
+  userId: number,
+  upload: { file: FormDataEntryValue | null; tooLarge: boolean },
+): Promise<AliasSheetImport> {
+  if (upload.tooLarge) return { ok: false, reason: "too_large" };
+  const file = upload.file;
+  if (!(file instanceof File) || file.size === 0) return { ok: false, reason: "unreadable" };
+  let rows: { serial: string; alias: string }[];
+  try {
+    rows = await readAliasSheet(file.name, new Uint8Array(await file.arrayBuffer()));
+  } catch (error) {
+    if (error instanceof SheetRefused) return { ok: false, reason: error.reason };
+    throw error;
+  }
+  return { ok: true, results: await importAliases(db, userId, rows) };
 }
 
 export type LinkResult = { outcome: "LINKED" | "NOT_FOUND" } | { outcome: "TOO_MANY_ATTEMPTS"; retryAfterMs: number };

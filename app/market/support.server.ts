@@ -37,6 +37,13 @@ export function imageKind(bytes: Uint8Array): "png" | "jpg" | null {
   return null;
 }
 
+/**
+ * How much of an inquiry post is read (app/utils/multipart.server.ts). A file over 2 MB is read past, not kept,
+ * so the page can keep what was typed; past 20 MB reading stops, and the fields before the file (all of them,
+ * in the page's order) are still kept.
+ */
+export const INQUIRY_FORM_LIMITS = { maxFileBytes: INQUIRY_ATTACHMENT_MAX_BYTES, maxParts: 10, maxBodyBytes: 20 * 1024 * 1024 };
+
 export interface NewInquiry {
   category: SupportCategory;
   title: string;
@@ -46,40 +53,74 @@ export interface NewInquiry {
 }
 
 /**
- * Files a 1:1 inquiry. The attachment (jpg or png, up to 2 MB, checked by content) goes to private storage;
- * the row and the file are written together, and the file is removed if the row cannot be.
+ * Files a 1:1 inquiry. The attachment (jpg or png, up to 2 MB, checked by content) goes to private storage, and
+ * only with its row: it is written under a temporary name, then the row is inserted and the file renamed into
+ * place in one transaction. A failure at any step (a full disk midway through the write, the insert, the
+ * rename, the commit) removes whatever was written, so no partial or orphan file and no row without its file
+ * is left. (A crash between the write and the rename leaves only a `.tmp-*` file, never a final name.)
  */
 export async function fileInquiry(db: DB, dataDir: string, userId: number | null, input: NewInquiry, now = new Date()): Promise<number> {
   if (!SUPPORT_CATEGORIES.includes(input.category)) throw new Error("bad category");
-  let attachmentPath: string | null = null;
+  let attachment: { path: string; final: string; temp: string } | null = null;
   if (input.attachment?.length) {
     const kind = imageKind(input.attachment);
     if (!kind || input.attachment.length > INQUIRY_ATTACHMENT_MAX_BYTES) throw new Error("ATTACHMENT_REFUSED");
-    attachmentPath = path.join("inquiries", `${now.toISOString().slice(0, 10)}-${randomBytes(8).toString("hex")}.${kind}`);
-    await fs.mkdir(path.join(dataDir, "storage", "inquiries"), { recursive: true });
-    await fs.writeFile(path.join(dataDir, "storage", attachmentPath), input.attachment);
+    const name = `${now.toISOString().slice(0, 10)}-${randomBytes(8).toString("hex")}.${kind}`;
+    const dir = path.join(dataDir, "storage", "inquiries");
+    attachment = { path: path.join("inquiries", name), final: path.join(dir, name), temp: path.join(dir, `.tmp-${name}`) };
+    await fs.mkdir(dir, { recursive: true });
   }
   try {
-    const row = await db
-      .insertInto("support_tickets")
-      .values({
-        user_id: userId,
-        category: input.category,
-        title: input.title.trim(),
-        description: input.description.trim(),
-        email: input.email.trim().toLowerCase(),
-        attachment_path: attachmentPath,
-        status: "accepted",
-        answer: null,
-        created_at: now.toISOString(),
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    return row.id;
+    if (attachment) await fs.writeFile(attachment.temp, input.attachment as Uint8Array, { flag: "wx" });
+    return await db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto("support_tickets")
+        .values({
+          user_id: userId,
+          category: input.category,
+          title: input.title.trim(),
+          description: input.description.trim(),
+          email: input.email.trim().toLowerCase(),
+          attachment_path: attachment?.path ?? null,
+          status: "accepted",
+          answer: null,
+          created_at: now.toISOString(),
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      if (attachment) await fs.rename(attachment.temp, attachment.final);
+      return row.id;
+    });
   } catch (error) {
-    if (attachmentPath) await fs.rm(path.join(dataDir, "storage", attachmentPath), { force: true });
+    if (attachment) {
+      await fs.rm(attachment.temp, { force: true });
+      // The rename happened but the commit did not.
+      await fs.rm(attachment.final, { force: true });
+    }
     throw error;
   }
+}
+
+/**
+ * Removes attachment files a crash left half-made (`.tmp-*`, see fileInquiry) once they are older than any write
+ * could take; answers how many went. Final files are never touched: each has its row.
+ */
+export async function sweepStaleAttachments(dataDir: string, now = new Date(), olderThanMs = 60 * 60_000): Promise<number> {
+  const dir = path.join(dataDir, "storage", "inquiries");
+  const names = await fs.readdir(dir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return [] as string[];
+    throw error;
+  });
+  let removed = 0;
+  for (const name of names) {
+    if (!name.startsWith(".tmp-")) continue;
+    const stat = await fs.stat(path.join(dir, name)).catch(() => null);
+    if (stat && now.getTime() - stat.mtimeMs >= olderThanMs) {
+      await fs.rm(path.join(dir, name), { force: true });
+      removed++;
+    }
+  }
+  return removed;
 }
 
 /** One FAQ entry in the visitor's language. */

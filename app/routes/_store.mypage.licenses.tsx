@@ -1,20 +1,13 @@
-import {
-  type ActionFunctionArgs,
-  data,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-  unstable_createMemoryUploadHandler,
-  unstable_parseMultipartFormData,
-} from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useId, useRef, useState } from "react";
 import { z } from "zod";
 import { useTranslation } from "../i18n/react";
-import { readAliasSheet } from "../market/alias-sheet.server";
+import { ALIAS_SHEET_FORM } from "../market/alias-sheet.server";
 import { MarketError } from "../market/errors";
 import { ALIAS_MAX, LICENSE_TYPES } from "../market/license-rules";
 import {
-  importAliases,
+  importAliasSheet,
   linkNonMemberLicense,
   listMemberLicenses,
   moveLicense,
@@ -22,11 +15,10 @@ import {
   setLicenseAlias,
 } from "../market/licenses.server";
 import { requireViewer } from "../utils/auth.server";
+import { readBoundedForm } from "../utils/multipart.server";
 import { pageSeo } from "../utils/page.server";
 import { retryAfterHeaders, tooManyText, withRetryAfter } from "../utils/rate-limit.server";
 import { seoMeta } from "../utils/seo";
-
-const MAX_SHEET_BYTES = 1_000_000;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
@@ -67,25 +59,22 @@ const schema = z.discriminatedUnion("intent", [
 export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(request, context);
   if (request.headers.get("content-type")?.startsWith("multipart/form-data")) {
-    try {
-      const form = await unstable_parseMultipartFormData(request, unstable_createMemoryUploadHandler({ maxPartSize: MAX_SHEET_BYTES }));
-      const file = form.get("sheet");
-      if (!(file instanceof File) || file.size === 0) throw new Error("NO_FILE");
-      const rows = await readAliasSheet(file.name, Buffer.from(await file.arrayBuffer()));
-      const results = await importAliases(context.db, viewer.id, rows);
-      return data<Result>({
-        intent: "upload",
-        rows: results.map((r) => ({
-          key: r.ok ? "licenses.upload.success" : `licenses.upload.${r.problem}`,
-          row: r.row,
-          serial: r.serial,
-        })),
-        ok: results.filter((r) => r.ok).length,
-        total: results.length,
-      });
-    } catch {
-      return data<Result>({ intent: "upload", message: "licenses.upload.failed" }, { status: 400 });
-    }
+    const upload = await readBoundedForm(request, ALIAS_SHEET_FORM);
+    const outcome = await importAliasSheet(context.db, viewer.id, {
+      file: upload.form.get("sheet"),
+      tooLarge: upload.truncated || upload.oversized.includes("sheet"),
+    });
+    if (!outcome.ok) return data<Result>({ intent: "upload", message: `licenses.upload.${outcome.reason}` }, { status: 400 });
+    return data<Result>({
+      intent: "upload",
+      rows: outcome.results.map((r) => ({
+        key: r.ok ? "licenses.upload.success" : `licenses.upload.${r.problem}`,
+        row: r.row,
+        serial: r.serial,
+      })),
+      ok: outcome.results.filter((r) => r.ok).length,
+      total: outcome.results.length,
+    });
   }
   const parsed = schema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return data<Result>({ intent: "invalid", message: "cart.nothingSelected" }, { status: 400 });
@@ -168,7 +157,7 @@ export default function LicensesPage() {
   const shown = order.map((i) => byId.get(i)).filter((l): l is (typeof licenses)[number] => Boolean(l));
   const date = (iso: string) =>
     new Intl.DateTimeFormat(locale === "ko" ? "ko-KR" : "en-US", { dateStyle: "medium", timeZone: "Asia/Seoul" }).format(new Date(iso));
-  const message = reorder.data?.message ?? result?.message;
+  const message = reorder.data?.message ?? (result?.intent === "upload" ? undefined : result?.message);
   const busy = navigation.state === "submitting";
   // A refused link keeps what was typed.
   const linkValues = result?.intent === "link" ? result.values : undefined;
@@ -294,6 +283,11 @@ export default function LicensesPage() {
             {t("licenses.upload.submit")}
           </button>
         </Form>
+        {result?.intent === "upload" && result.message ? (
+          <p role="alert" className="field-error">
+            {t(result.message)}
+          </p>
+        ) : null}
         {result?.intent === "upload" && result.rows ? (
           <div role="status">
             <p>{t("licenses.upload.summary", { ok: result.ok, total: result.total })}</p>

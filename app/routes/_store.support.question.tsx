@@ -1,22 +1,15 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import {
-  type ActionFunctionArgs,
-  data,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-  redirect,
-  unstable_createMemoryUploadHandler,
-  unstable_parseMultipartFormData,
-} from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { FormErrors, TextField } from "../components/forms";
 import { useTranslation } from "../i18n/react";
 import { admitInquiry } from "../market/rate-limits.server";
-import { INQUIRY_ATTACHMENT_MAX_BYTES, INQUIRY_DESCRIPTION_MAX } from "../market/rules";
-import { fileInquiry } from "../market/support.server";
+import { INQUIRY_DESCRIPTION_MAX } from "../market/rules";
+import { fileInquiry, INQUIRY_FORM_LIMITS } from "../market/support.server";
 import { inquirySchema, SUPPORT_CATEGORIES } from "../market/support-rules";
+import { readBoundedForm } from "../utils/multipart.server";
 import { pageSeo } from "../utils/page.server";
 import { retryAfterHeaders, tooManyText, withRetryAfter } from "../utils/rate-limit.server";
 import { seoMeta } from "../utils/seo";
@@ -33,19 +26,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?
 export const headers = withRetryAfter;
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  let formData: FormData;
-  try {
-    // A little over 2 MB so a too-large file is read and refused with the spec's message, not a crash.
-    formData = await unstable_parseMultipartFormData(
-      request,
-      unstable_createMemoryUploadHandler({ maxPartSize: INQUIRY_ATTACHMENT_MAX_BYTES + 1024 }),
-    );
-  } catch {
-    formData = new FormData();
-    formData.set("_tooLarge", "1");
-  }
-  const submission = parseWithZod(formData, { schema: inquirySchema });
-  if (formData.get("_tooLarge")) return data(submission.reply({ fieldErrors: { attachment: ["support.attachRefused"] } }), { status: 400 });
+  // Without JavaScript a too-large file arrives with the form: it is left out, and what was typed is kept.
+  const { form, oversized } = await readBoundedForm(request, INQUIRY_FORM_LIMITS);
+  const submission = parseWithZod(form, { schema: inquirySchema });
+  if (oversized.includes("attachment"))
+    return data(submission.reply({ fieldErrors: { attachment: ["support.attachRefused"] } }), { status: 400 });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { viewer } = await readShopper(request, context);
   const admitted = await admitInquiry(context.db, context.clientIp, { userId: viewer?.id ?? null, email: submission.value.email });

@@ -11,6 +11,7 @@ import * as m0009 from "./0009_search_facets";
 import * as m0010 from "./0010_search_documents_narrow";
 import * as m0011 from "./0011_search_postings";
 import * as m0012 from "./0012_rate_limits";
+import * as m0013 from "./0013_job_leases";
 
 /** Every migration, in order. Imported statically so the server bundle carries them. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   "0010_search_documents_narrow": m0010,
   "0011_search_postings": m0011,
   "0012_rate_limits": m0012,
+  "0013_job_leases": m0013,
 };
