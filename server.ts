@@ -22,8 +22,10 @@ import { bootDatabase } from "./app/db/boot.server";
 import { resolveLanguage } from "./app/i18n/language.server";
 import { createHttpCountryResolver } from "./app/integrations/geo/country.server";
 import { createGateways } from "./app/integrations/payments/index.server";
+import { scheduleHousekeeping } from "./app/market/housekeeping.server";
 import { expireVirtualAccounts } from "./app/market/orders/expire.server";
 import { reconcileOpenOrders } from "./app/market/orders/orders.server";
+import { pruneRateLimits } from "./app/market/rate-limits.server";
 import { PAGE_CACHE_HEADER } from "./app/utils/cache";
 import { parseEnv } from "./app/utils/env.server";
 import { ALLOWED_METHODS, bodyTypeRefusal, crossOriginRefusal, requestAddress } from "./app/utils/http-guards.server";
@@ -88,13 +90,16 @@ app.use((req, res, next) => {
   next();
 });
 
-// A form body is read whole (at most MAX_FORM_BYTES) and a multipart one checked before any action sees it: a
-// truncated or forged multipart body answers 400 here instead of failing inside an action.
-const MAX_FORM_BYTES = 8 * 1024 * 1024;
+// A form body is read whole (urlencoded at most 1 MiB, multipart at most 24 MiB: the inquiry form reads past a
+// too-large attachment up to 20 MB to keep the typed fields) and a multipart one checked before any action sees
+// it: a truncated or forged multipart body answers 400 here instead of failing inside an action.
+const MAX_URLENCODED_BYTES = 1024 * 1024;
+const MAX_MULTIPART_BYTES = 24 * 1024 * 1024;
 app.use(async (req, res, next) => {
   const type = req.get("content-type")?.split(";")[0].trim().toLowerCase();
   if (req.method === "GET" || req.method === "HEAD" || (type !== "multipart/form-data" && type !== "application/x-www-form-urlencoded"))
     return next();
+  const MAX_FORM_BYTES = type === "multipart/form-data" ? MAX_MULTIPART_BYTES : MAX_URLENCODED_BYTES;
   try {
     const declared = Number(req.get("content-length") ?? 0);
     if (declared > MAX_FORM_BYTES) return refuse(req, res, 413, "The request is too large");
@@ -307,8 +312,20 @@ if (env.VBANK_EXPIRY_INTERVAL_S > 0) {
   for (const j of jobs) j.unref();
 }
 
+// Expired download tokens, expired sessions and cart lines past 30 days (and attachments a crash left half-written)
+// are purged hourly, and once 5 s after start, by whichever process takes the job's lease first; the others skip.
+const stopHousekeeping = scheduleHousekeeping(db, { everyMs: 60 * 60_000, dataDir: env.DATA_DIR, log });
+// Rate-limit counters past their window (each process also sweeps every 500 hits).
+const pruneTimer = setInterval(
+  () => void pruneRateLimits(db).catch((error) => log({ level: "error", msg: "rate limits prune failed", error: String(error) })),
+  60 * 60_000,
+);
+pruneTimer.unref();
+
 const shutdown = (signal: string) => {
   for (const j of jobs) clearInterval(j);
+  clearInterval(pruneTimer);
+  stopHousekeeping();
   stopSandbox?.();
   log({ level: "info", msg: `${signal}: shutting down` });
   server.close(() => {
