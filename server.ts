@@ -16,7 +16,6 @@ import {
 import compression from "compression";
 import express from "express";
 import helmet from "helmet";
-import { sql } from "kysely";
 import "./app/context";
 import { bootDatabase } from "./app/db/boot.server";
 import { resolveLanguage } from "./app/i18n/language.server";
@@ -28,6 +27,7 @@ import { reconcileOpenOrders } from "./app/market/orders/orders.server";
 import { pruneRateLimits } from "./app/market/rate-limits.server";
 import { PAGE_CACHE_HEADER } from "./app/utils/cache";
 import { parseEnv } from "./app/utils/env.server";
+import { checkHealth } from "./app/utils/health.server";
 import { ALLOWED_METHODS, bodyTypeRefusal, crossOriginRefusal, requestAddress } from "./app/utils/http-guards.server";
 import { bodyFor, createPageCache, isCacheableRequest } from "./app/utils/page-cache.server";
 
@@ -157,14 +157,12 @@ app.use(
   }),
 );
 
+// The database (busy when another process holds SQLite's write lock) and the disk under DATA_DIR (a full or
+// read-only disk is not "ok"): 200 with the details when both are fine, 503 otherwise.
 app.get("/healthz", async (_req, res) => {
-  try {
-    await sql`select 1`.execute(db);
-    res.type("text").send("ok");
-  } catch (error) {
-    log({ level: "error", msg: "health check failed", error: String(error) });
-    res.status(503).type("text").send("database unreachable");
-  }
+  const health = await checkHealth(db, env.DATA_DIR);
+  if (!health.ok) log({ level: "warn", msg: "health check failed", ...health });
+  res.status(health.ok ? 200 : 503).json(health);
 });
 
 // Fingerprinted build files never change; everything else in public/ may.

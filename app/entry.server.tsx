@@ -3,12 +3,20 @@ import { type AppLoadContext, createReadableStreamFromReadable, type EntryContex
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { isDatabaseUnavailable, reportDatabaseUnavailable } from "./db/errors";
 import { fixedT, serverBundles } from "./i18n/i18n.server";
 import { I18nProvider } from "./i18n/react";
 import { NonceProvider } from "./utils/nonce";
 
 const ABORT_DELAY = 5_000;
 export const streamTimeout = ABORT_DELAY;
+
+/**
+ * Requests whose loader or action found the database unavailable (busy, full, unreachable). handleError sees the
+ * error before Remix hides it from the page; the document is then answered 503 with Retry-After instead of 500,
+ * and the error boundary says "Please try again in a few minutes" in the visitor's language.
+ */
+const unavailable = new WeakSet<Request>();
 
 export default async function handleRequest(
   request: Request,
@@ -18,6 +26,10 @@ export default async function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce;
+  if (unavailable.has(request)) {
+    responseStatusCode = 503;
+    responseHeaders.set("Retry-After", "60");
+  }
   const waitForAll = isbot(request.headers.get("user-agent")) || remixContext.isSpaMode;
 
   return new Promise((resolve, reject) => {
@@ -50,7 +62,7 @@ export default async function handleRequest(
   });
 }
 
-export function handleError(error: unknown, { request }: { request: Request }) {
+export function handleError(error: unknown, { request, context }: { request: Request; context: AppLoadContext }) {
   if (request.signal.aborted) return;
   // A request the store refused (an unknown method, a route without an action): the client's error, logged as such.
   if (isRouteErrorResponse(error) && error.status < 500) {
@@ -63,6 +75,11 @@ export function handleError(error: unknown, { request }: { request: Request }) {
         path: new URL(request.url).pathname,
       }),
     );
+    return;
+  }
+  if (isDatabaseUnavailable(error)) {
+    unavailable.add(request);
+    reportDatabaseUnavailable(error, { requestId: context.requestId, path: new URL(request.url).pathname });
     return;
   }
   console.error(

@@ -1,5 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
+import { isDatabaseUnavailable, reportDatabaseUnavailable } from "../db/errors";
 import { isLocale, type Locale } from "../i18n/config";
 import { MarketError } from "../market/errors";
 import { RateLimited } from "../market/rate-limits.server";
@@ -57,6 +58,9 @@ export async function handleApi(request: Request, context: AppLoadContext, path:
       return res;
     }
     if (error instanceof MarketError) return fail(error.status, error.message, error.code);
+    // The database is busy (another process holds its write lock), full or unreachable: one log line, and a 503.
+    if (isDatabaseUnavailable(error))
+      return fail(503, "Please try again in a few minutes", reportDatabaseUnavailable(error, { requestId: context.requestId, path }));
     console.error(
       JSON.stringify({ level: "error", requestId: context.requestId, path, error: error instanceof Error ? error.stack : String(error) }),
     );

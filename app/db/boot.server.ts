@@ -1,13 +1,56 @@
+import fs from "node:fs";
+import path from "node:path";
 import { currentFacets } from "../market/search/facets.server";
 import { ensureSearchIndex } from "../market/search/indexer.server";
 import type { Env } from "../utils/env.server";
 import { createDb, type DB, migrateToLatest } from "./db.server";
+import { isDatabaseUnavailable } from "./errors";
 import { seedDatabase } from "./seed/index.server";
+
+/** A start-up failure the operator fixes in the environment: its message says what and where, without a stack. */
+export class StartupError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "StartupError";
+  }
+}
+
+/** DATA_DIR holds the media, the private files and (by default) the database: the server must be able to write it. */
+export function ensureDataDir(dataDir: string): void {
+  try {
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.accessSync(dataDir, fs.constants.W_OK);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new StartupError(`DATA_DIR ${dataDir} is not writable (${path.resolve(dataDir)}): ${reason}`, { cause: error });
+  }
+}
+
+/**
+ * A start-up error for a database that cannot be reached at all (PostgreSQL down, refused, unknown host, wrong
+ * password or database name; SQLite's file gone unreadable), naming DATABASE_URL without its password.
+ */
+function unreachable(url: string, error: unknown): StartupError | null {
+  const code = String((error as { code?: unknown })?.code ?? "");
+  const network = ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "EHOSTUNREACH", "ECONNRESET"].includes(code);
+  if (!network && !/^(08|28|3D|57P0)/.test(code) && !isDatabaseUnavailable(error)) return null;
+  const shown = url.replace(/\/\/([^:/@]+):[^@]*@/, "//$1:***@");
+  const reason = error instanceof Error ? error.message : String(error);
+  return new StartupError(`DATABASE_URL ${shown}: the database cannot be reached: ${reason}${code ? ` (${code})` : ""}`, { cause: error });
+}
 
 /** Opens, migrates and (on first start) seeds the database named by the environment. */
 export async function bootDatabase(env: Env, log: (line: string) => void = console.log): Promise<DB> {
-  const db = createDb(env.DATABASE_URL);
-  const migrated = await migrateToLatest(db);
+  ensureDataDir(env.DATA_DIR);
+  let db: DB;
+  try {
+    db = createDb(env.DATABASE_URL);
+  } catch (error) {
+    throw new StartupError(error instanceof Error ? error.message : String(error), { cause: error });
+  }
+  const migrated = await migrateToLatest(db).catch((error) => {
+    throw unreachable(env.DATABASE_URL, error) ?? error;
+  });
   const applied = migrated.results?.filter((r) => r.status === "Success").map((r) => r.migrationName) ?? [];
   if (applied.length) log(`migrations applied: ${applied.join(", ")}`);
   const reindexed = await ensureSearchIndex(db);

@@ -1,18 +1,32 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, type MigrationResultSet, Migrator, PostgresDialect, SqliteDialect } from "kysely";
+import { Kysely, type MigrationResultSet, Migrator, PostgresDialect, sql } from "kysely";
 import pg from "pg";
+import { databaseUnavailableCode } from "./errors";
 import { migrations } from "./migrations";
 import type { Database } from "./schema";
+import { probeSqliteWriteLock, RetryingSqliteDialect } from "./sqlite-dialect.server";
 
 export type DB = Kysely<Database>;
 
 // PostgreSQL returns COUNT(*) and other int8 values as strings; our counts fit in a JS number.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
-/** Opens the database named by a DATABASE_URL (`file:...` for SQLite, `postgres://...`). */
-export function createDb(url: string, options: { poolSize?: number } = {}): DB {
+/**
+ * The SQLite handle behind each Kysely instance, for the health probe. On globalThis: server.ts opens the database
+ * with its copy of this module, the built app bundles another.
+ */
+const registry = globalThis as Record<symbol, WeakMap<object, SQLite.Database> | undefined>;
+const HANDLES = Symbol.for("asset-market.sqlite-handles");
+registry[HANDLES] ??= new WeakMap();
+const handles = registry[HANDLES];
+
+/**
+ * Opens the database named by a DATABASE_URL (`file:...` for SQLite, `postgres://...`). SQLite waits at most
+ * `busyBudgetMs` (asynchronously) for another process's write lock before a statement fails with DatabaseBusyError.
+ */
+export function createDb(url: string, options: { poolSize?: number; busyBudgetMs?: number } = {}): DB {
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
     // Short web queries: parallel plans cost more than they save, and re-run hashed subplans per worker. Random
     // reads cost about what sequential ones do on SSDs: without saying so, a broad full-text match reads and
@@ -29,14 +43,67 @@ export function createDb(url: string, options: { poolSize?: number } = {}): DB {
     );
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
+  const sqlite = openSqlite(url);
+  const db = new Kysely<Database>({ dialect: new RetryingSqliteDialect({ database: sqlite, busyBudgetMs: options.busyBudgetMs }) });
+  handles.set(db, sqlite);
+  return db;
+}
+
+/**
+ * Opens a SQLite file for reading and writing, or fails with a message that names DATABASE_URL and the path (not
+ * a bare "unable to open database file" or, later, "attempt to write a readonly database").
+ */
+function openSqlite(url: string): SQLite.Database {
   const file = url.replace(/^file:/, "");
-  if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const sqlite = new SQLite(file);
-  sqlite.pragma("journal_mode = WAL");
-  sqlite.pragma("synchronous = NORMAL");
-  sqlite.pragma("foreign_keys = ON");
-  sqlite.pragma("busy_timeout = 5000");
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const memory = file === ":memory:";
+  const absolute = memory ? file : path.resolve(file);
+  try {
+    if (!memory) {
+      // WAL keeps two more files beside the database (-wal, -shm): its folder must be writable too.
+      fs.mkdirSync(path.dirname(absolute), { recursive: true });
+      fs.accessSync(path.dirname(absolute), fs.constants.W_OK);
+      if (fs.existsSync(absolute)) fs.accessSync(absolute, fs.constants.R_OK | fs.constants.W_OK);
+    }
+    const sqlite = new SQLite(file);
+    sqlite.pragma("journal_mode = WAL");
+    sqlite.pragma("synchronous = NORMAL");
+    sqlite.pragma("foreign_keys = ON");
+    // No waiting on the event loop: RetryingSqliteDialect waits for a busy lock with timers instead.
+    sqlite.pragma("busy_timeout = 0");
+    return sqlite;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      `DATABASE_URL ${url}: the database ${absolute} cannot be opened for reading and writing (its folder ${path.dirname(absolute)} must be writable as well): ${reason}`,
+      { cause: error },
+    );
+  }
+}
+
+/** The SQLite file behind a database, or null (PostgreSQL, in-memory). */
+export function databaseFile(db: DB): string | null {
+  const file = handles.get(db)?.name;
+  return file && file !== ":memory:" ? path.resolve(file) : null;
+}
+
+/**
+ * Whether the database answers now (the health check): "busy" when SQLite's write lock stayed with another
+ * process, or PostgreSQL gave no answer, for `timeoutMs`; "unreachable" when it cannot be read at all.
+ */
+export async function probeDatabase(db: DB, timeoutMs = 500): Promise<"ok" | "busy" | "unreachable"> {
+  const sqlite = handles.get(db);
+  if (sqlite) return probeSqliteWriteLock(sqlite, timeoutMs);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"busy">((resolve) => {
+    timer = setTimeout(() => resolve("busy"), timeoutMs);
+  });
+  try {
+    return await Promise.race([sql`select 1`.execute(db).then(() => "ok" as const), late]);
+  } catch (error) {
+    return databaseUnavailableCode(error) === "DATABASE_BUSY" ? "busy" : "unreachable";
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Applies every pending migration; throws with the failing migration's name. */
