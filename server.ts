@@ -83,6 +83,8 @@ app.use((req, res, next) => {
     res.setHeader("Allow", ALLOWED_METHODS.join(", "));
     return refuse(req, res, 405, "Method not allowed");
   }
+  // The app runs Remix's single fetch: the legacy ?_data protocol is nobody's, and Remix answers it with a 500.
+  if (typeof req.query._data !== "undefined") return refuse(req, res, 400, "Bad request address");
   const header = (name: string) => req.get(name);
   const refusal =
     crossOriginRefusal(req.method, req.path, header, publicHost) ?? bodyTypeRefusal(req.method, req.path, req.get("content-type"));

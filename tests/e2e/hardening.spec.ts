@@ -88,6 +88,17 @@ test.describe("requests the server refuses", () => {
     expect((await page({})).status).toBe(415);
     expect((await page({ "content-type": "text/plain" }, "intent=add")).status).toBe(415);
     expect((await page({ "content-type": "multipart/form-data; boundary=x" }, "garbage")).status).toBe(400);
+    // The legacy ?_data protocol (the app uses single fetch) is refused, not a 500.
+    for (const method of ["GET", "POST"])
+      expect(
+        (
+          await raw(base, "/login?index&_data=routes%2F_store.login", {
+            method,
+            headers: { origin: base, "content-type": "application/x-www-form-urlencoded" },
+            body: method === "POST" ? "email=a" : undefined,
+          })
+        ).status,
+      ).toBe(400);
     const notice = await raw(base, "/notice?page=99999999999999999999");
     expect(notice.status).toBeLessThan(500);
   });
