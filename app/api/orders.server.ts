@@ -7,8 +7,9 @@ import { listOrders, listPasses, type OrderOwner, orderDetail } from "../market/
 import { placeOrder } from "../market/orders/orders.server";
 import { publicOrigin } from "../utils/origin.server";
 import { readShopper } from "../utils/shopper.server";
-import { readJson, requireMember } from "./caller.server";
+import { readJson } from "./caller.server";
 import { ok } from "./envelope.server";
+import { keyOfCall } from "./requests.server";
 import type { ApiCall, ApiRoute } from "./router.server";
 
 /**
@@ -36,9 +37,14 @@ const paging = z.object({
 });
 
 const paymentSchema = z.object({
-  items: z.array(checkoutItemSchema).min(1).max(100),
+  items: z.array(checkoutItemSchema).min(1).max(100).optional(),
   license_id: z.number().int().positive().optional(),
   serial: z.string().trim().min(1).max(64).optional(),
+  /** A representative paying purchase requests (the licence is the requests' key). */
+  request_id_list: z.array(z.number().int().positive()).min(1).max(100).optional(),
+  /** A key-only direct purchase: the business key and its licensing e-mail (or the editor's licence headers). */
+  license_key: z.string().trim().min(1).max(64).optional(),
+  license_email: z.string().trim().email().optional(),
   method: z.enum(PAY_METHODS),
   agree_terms: z.literal(true, { errorMap: () => ({ message: "agree to the terms and privacy policy" }) }),
   agree_paid: z.literal(true, { errorMap: () => ({ message: "agree to the paid-service terms" }) }),
@@ -91,18 +97,40 @@ export const orderRoutes: ApiRoute[] = [
     method: "POST",
     path: "payments",
     handler: async (call) => {
-      const viewer = await requireMember(call);
       const input = paymentSchema.parse(await readJson(call));
-      const placed = await placeOrder(call.context.db, call.context.payments, {
-        buyer: viewer,
-        items: input.items,
-        license: { licenseId: input.license_id, serial: input.serial },
+      const common = {
         method: input.method,
         locale: call.language,
-        idempotencyKey: `${viewer.id}:api:${input.idempotency_key}`,
         origin: publicOrigin(call.request, call.context),
-        coupon: input.coupon,
-      });
+      };
+      const { viewer } = await readShopper(call.request, call.context);
+      let placed: Awaited<ReturnType<typeof placeOrder>>;
+      if (!viewer) {
+        // No login: a direct purchase by a business key (spec section 6), bound to the key.
+        const editor = call.request.headers.get("license_id") && call.request.headers.get("hw_info");
+        if (!editor && !input.license_key)
+          throw new MarketError("UNAUTHORIZED", 401, "Sign in first (authorizationToken), or buy directly with license_key and license_email");
+        const key = await keyOfCall(call, { license_id: input.license_key, license_email: input.license_email });
+        if (!input.items) throw new MarketError("CHECKOUT_EMPTY", 400, "Nothing to pay for");
+        placed = await placeOrder(call.context.db, call.context.payments, {
+          ...common,
+          buyer: { id: null, userType: 2, email: key.email },
+          purchase: { category: "direct", key },
+          items: input.items,
+          license: {},
+          idempotencyKey: `key:${key.licenseId}:api:${input.idempotency_key}`,
+        });
+      } else {
+        placed = await placeOrder(call.context.db, call.context.payments, {
+          ...common,
+          buyer: viewer,
+          purchase: input.request_id_list ? { category: "request", requestIds: input.request_id_list } : { category: "member" },
+          items: input.items ?? [],
+          license: { licenseId: input.license_id, serial: input.serial },
+          idempotencyKey: `${viewer.id}:api:${input.idempotency_key}`,
+          coupon: input.coupon,
+        });
+      }
       return ok({ state: "SUCCESS", order_no: placed.orderNo, checkout: placed.checkout });
     },
   },

@@ -2,6 +2,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
 import { isDatabaseUnavailable, reportDatabaseUnavailable } from "../db/errors";
 import { isLocale, type Locale } from "../i18n/config";
+import { resources } from "../i18n/resources";
 import { MarketError } from "../market/errors";
 import { RateLimited } from "../market/rate-limits.server";
 import { retryAfterHeaders, tooManyText } from "../utils/rate-limit.server";
@@ -34,6 +35,12 @@ function compile(path: string): RegExp {
 
 const table = routes.map((r) => ({ ...r, regex: compile(r.path) }));
 
+/** A domain refusal in the caller's language, where its code has a translation (`apiError`). */
+function marketMessage(language: Locale, error: MarketError): string {
+  const translated = (resources[language].common.apiError as Record<string, string>)[error.code];
+  return translated ?? error.message;
+}
+
 /** Dispatches `/api/v1/<path>` to its handler; unknown paths and methods answer 404/405 envelopes. */
 export async function handleApi(request: Request, context: AppLoadContext, path: string): Promise<Response> {
   const url = new URL(request.url);
@@ -57,7 +64,7 @@ export async function handleApi(request: Request, context: AppLoadContext, path:
       for (const [name, value] of Object.entries(retryAfterHeaders(error.retryAfterMs))) res.headers.set(name, value);
       return res;
     }
-    if (error instanceof MarketError) return fail(error.status, error.message, error.code);
+    if (error instanceof MarketError) return fail(error.status, marketMessage(language, error), error.code);
     // The database is busy (another process holds its write lock), full or unreachable: one log line, and a 503.
     if (isDatabaseUnavailable(error))
       return fail(503, "Please try again in a few minutes", reportDatabaseUnavailable(error, { requestId: context.requestId, path }));

@@ -4,6 +4,7 @@ import { catalogRoutes } from "./catalog.server";
 import { downloadRoutes } from "./downloads.server";
 import { ok } from "./envelope.server";
 import { orderRoutes } from "./orders.server";
+import { requestRoutes } from "./requests.server";
 import type { ApiRoute } from "./router.server";
 import { searchRoutes } from "./search.server";
 import { userRoutes } from "./users.server";
@@ -23,5 +24,6 @@ export const routes: ApiRoute[] = [
   ...cartRoutes,
   ...userRoutes,
   ...orderRoutes,
+  ...requestRoutes,
   ...downloadRoutes,
 ];

@@ -5,7 +5,6 @@ import { ALIAS_SHEET_FORM, type SheetRefusal } from "../market/alias-sheet.serve
 import { MarketError } from "../market/errors";
 import { LICENSE_TYPES } from "../market/license-rules";
 import { importAliasSheet, listMemberLicenses, reorderLicenses, setLicenseAliases } from "../market/licenses.server";
-import { countOpenRequests } from "../market/requests.server";
 import { getAccount, registerYoutubeChannel, updateProfile, withdrawMember } from "../market/users/account.server";
 import { WITHDRAW_REASONS } from "../market/users/withdraw-reasons";
 import { readBoundedForm } from "../utils/multipart.server";
@@ -31,15 +30,6 @@ const SHEET_ERRORS: Record<SheetRefusal, { code: string; status: number }> = {
 
 /** The member's account and licences (spec section 7: users, users/youtube, users/licenses...). */
 export const userRoutes: ApiRoute[] = [
-  {
-    method: "GET",
-    path: "requests/count",
-    handler: async (call) => {
-      const viewer = await requireMember(call);
-      // Purchase requests are sent to business representatives; an individual member has none.
-      return ok({ count: viewer.userType === 2 ? await countOpenRequests(call.context.db, viewer.id) : 0 });
-    },
-  },
   {
     method: "GET",
     path: "users",

@@ -304,6 +304,15 @@ export interface PurchaseRequestsTable {
   order_id: number | null;
   expires_at: string;
   created_at: string;
+  quote_token_hash: string | null;
+  language: Generated<string>;
+  paid_at: string | null;
+  deleted_at: string | null;
+}
+
+export interface OrderRequestsTable {
+  order_id: number;
+  request_id: number;
 }
 
 export interface PurchaseRequestItemsTable {
@@ -476,6 +485,7 @@ export interface Database {
   policies: PoliciesTable;
   settings: SettingsTable;
   mail_outbox: MailOutboxTable;
+  order_requests: OrderRequestsTable;
   search_state: SearchStateTable;
   search_terms: SearchTermsTable;
   withdrawals: WithdrawalsTable;

@@ -61,6 +61,11 @@ export const RULES = {
   /** Failed licence links (a successful link is refunded). */
   linkAddress: { bucket: "link:ip", limit: 20, windowMs: HOUR },
   linkAccount: { bucket: "link:account", limit: 10, windowMs: HOUR },
+  /** Failed licence-key lookups (key + licensing e-mail) from one address: the lookup must not be a key oracle. */
+  keyLookupAddress: { bucket: "keylookup:ip", limit: 20, windowMs: HOUR },
+  /** Purchase requests (each mails the representative and the requester) from one address and for one key. */
+  requestAddress: { bucket: "request:ip", limit: 20, windowMs: HOUR },
+  requestKey: { bucket: "request:key", limit: 30, windowMs: DAY },
   mailAddress: { bucket: "mail:ip", limit: 10, windowMs: HOUR },
   mailAccount: { bucket: "mail:account", limit: 20, windowMs: DAY },
   mailRecipient: { bucket: "mail:to", limit: 5, windowMs: DAY },

@@ -11,6 +11,8 @@ export const YOUTUBE_LOCK_DAYS = 90;
 export const INQUIRY_DESCRIPTION_MAX = 1_000;
 export const INQUIRY_ATTACHMENT_MAX_BYTES = 2 * 1024 * 1024;
 export const PURCHASE_REQUEST_MESSAGE_MAX = 100;
+/** A request holds at most a full cart. */
+export const MAX_REQUEST_ITEMS = 100;
 export const FONT_PREVIEW_MAX = 100;
 export const ORDER_HISTORY_YEARS = 3;
 export const DOWNLOAD_DIALOG_CLOSE_MS = 60_000;

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { countCart } from "../market/cart.server";
 import { hasActiveLicense } from "../market/licenses.server";
-import { countOpenRequests } from "../market/requests.server";
+import { countOpenRequests } from "../market/requests/requests.server";
 import { findViewer, type Viewer } from "../market/users/session.server";
 import { shopCookies } from "./cookies.server";
 

@@ -6,6 +6,7 @@ import type { ContentsType, NewContent, PriceType } from "../schema";
 import { COMPANY, FAQ, NOTICE_TITLES, POLICIES } from "./documents";
 import { BANNER_COUNT, BGM_COUNT, CLIP_COUNT, FONTS, ICON_COUNT, POSTER_COUNT, SE_COUNT, writeMediaPool } from "./media.server";
 import { createRandom, type Random } from "./random";
+import { seedBusinessRequests } from "./requests";
 import { CATEGORIES, GENRES, MOODS, SOUND_EFFECTS, SUBJECTS, THEMES } from "./vocabulary";
 
 /** Demo accounts and licences, listed in the README. */
@@ -580,7 +581,7 @@ async function seedAccounts(db: DB, now: string) {
     .executeTakeFirstOrThrow();
   const year = new Date(Date.parse(now) + 365 * DAY).toISOString();
   const L = DEMO.licenses;
-  await db
+  const keys = await db
     .insertInto("licenses")
     .values([
       {
@@ -648,7 +649,10 @@ async function seedAccounts(db: DB, now: string) {
         created_at: now,
       },
     ])
+    .returning(["id", "serial"])
     .execute();
+  const firstKey = keys.find((k) => k.serial === L.b2bg.serial);
+  if (firstKey) await seedBusinessRequests(db, now, business.id, firstKey.id);
 }
 
 /** Row counts per table: used by tests and the seed script's report. */

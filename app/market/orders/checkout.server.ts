@@ -54,7 +54,7 @@ export interface Buyer {
  */
 export async function quoteCheckout(
   db: DB,
-  buyer: Buyer,
+  buyer: Pick<Buyer, "userType">,
   items: readonly CheckoutItem[],
   currency: PayCurrency,
   locale: Locale,

@@ -16,8 +16,10 @@ import {
 } from "../../integrations/payments/gateway";
 import type { Gateways } from "../../integrations/payments/index.server";
 import { MarketError } from "../errors";
+import type { BusinessKey } from "../requests/lookup.server";
+import { claimRequests, quoteRequests, RequestClaimLost } from "../requests/payment.server";
 import { reconcileCancellations } from "./cancel.server";
-import { type Buyer, type CheckoutItem, currencyOfMethod, quoteCheckout, resolvePurchaseLicense } from "./checkout.server";
+import { type CheckoutItem, type CheckoutQuote, currencyOfMethod, quoteCheckout, resolvePurchaseLicense } from "./checkout.server";
 import { holdsCoupon, releaseCoupon, reserveCoupon, usableCoupon } from "./coupons.server";
 import { daysAfter, vbankDueAt } from "./deadlines";
 
@@ -29,8 +31,18 @@ export function newOrderNo(now: Date): string {
   return `MKT-${day}-${randomBytes(5).toString("hex").toUpperCase().slice(0, 8)}`;
 }
 
+/**
+ * What kind of purchase (spec section 3, purchase category): a member buying for one of their licences; a
+ * representative paying purchase requests (the licence is the requester's key); a key-only user buying directly
+ * with a business key and its licensing e-mail, without a login.
+ */
+export type Purchase = { category: "member" } | { category: "request"; requestIds: number[] } | { category: "direct"; key: BusinessKey };
+
 export interface PlaceOrderInput {
-  buyer: Buyer & { email: string };
+  /** The member paying (null for a direct purchase by key), and where the receipt goes. */
+  buyer: { id: number | null; userType: number; email: string };
+  /** Member purchases unless said otherwise. */
+  purchase?: Purchase;
   items: CheckoutItem[];
   license: { licenseId?: number; serial?: string };
   method: PayMethod;
@@ -161,10 +173,30 @@ export async function placeOrder(db: DB, gateways: Gateways, input: PlaceOrderIn
   }
 
   const currency = currencyOfMethod(input.method);
-  const coupon = input.coupon ? await usableCoupon(db, input.buyer.id, input.coupon, now) : null;
-  const quote = await quoteCheckout(db, input.buyer, input.items, currency, input.locale, coupon?.percent ?? 0);
+  const purchase = input.purchase ?? { category: "member" };
+  const buyerId = input.buyer.id;
+  let quote: CheckoutQuote;
+  let licenseId: number;
+  let requestIds: number[] = [];
+  let coupon: Awaited<ReturnType<typeof usableCoupon>> | null = null;
+  if (purchase.category === "direct") {
+    // A business key buys single items only (no passes), like its representative.
+    quote = await quoteCheckout(db, { userType: 2 }, input.items, currency, input.locale);
+    licenseId = purchase.key.licenseId;
+  } else {
+    if (buyerId === null) throw new MarketError("UNAUTHORIZED", 401, "Sign in first");
+    if (purchase.category === "request") {
+      const requested = await quoteRequests(db, buyerId, purchase.requestIds, currency, input.locale, now);
+      quote = requested;
+      licenseId = requested.licenseId;
+      requestIds = requested.requestIds;
+    } else {
+      coupon = input.coupon ? await usableCoupon(db, buyerId, input.coupon, now) : null;
+      quote = await quoteCheckout(db, input.buyer, input.items, currency, input.locale, coupon?.percent ?? 0);
+      licenseId = (await resolvePurchaseLicense(db, buyerId, input.license, now)).id;
+    }
+  }
   if (quote.totals.total <= 0) throw new MarketError("CHECKOUT_EMPTY", 400, "Nothing to pay for");
-  const license = await resolvePurchaseLicense(db, input.buyer.id, input.license, now);
   const orderNo = newOrderNo(now);
   const at = now.toISOString();
   const name = orderName(
@@ -178,9 +210,9 @@ export async function placeOrder(db: DB, gateways: Gateways, input: PlaceOrderIn
         .insertInto("orders")
         .values({
           order_no: orderNo,
-          user_id: input.buyer.id,
-          license_id: license.id,
-          purchase_category: "member",
+          user_id: buyerId,
+          license_id: licenseId,
+          purchase_category: purchase.category,
           status: "pending",
           method: input.method,
           currency,
@@ -203,7 +235,12 @@ export async function placeOrder(db: DB, gateways: Gateways, input: PlaceOrderIn
         .returning("id")
         .executeTakeFirstOrThrow();
       // One coupon per account: reserved with the order; an unpaid earlier attempt is closed to give it up.
-      if (coupon) await reserveCoupon(trx, input.buyer.id, coupon.code, order.id, at);
+      if (coupon && buyerId !== null) await reserveCoupon(trx, buyerId, coupon.code, order.id, at);
+      if (requestIds.length)
+        await trx
+          .insertInto("order_requests")
+          .values(requestIds.map((request_id) => ({ order_id: order.id, request_id })))
+          .execute();
       await trx
         .insertInto("order_items")
         .values(
@@ -297,6 +334,10 @@ export async function settlePayment(db: DB, gateway: PaymentGateway, payment: Ga
       ).numUpdatedRows,
     ) === 1;
 
+  // The order as it stands now; an unpaid virtual-account order the expiry job removed meanwhile is cancelled.
+  const statusNow = async (): Promise<OrderStatus> =>
+    ((await db.selectFrom("orders").select("status").where("id", "=", order.id).executeTakeFirst())?.status ?? "cancelled") as OrderStatus;
+
   const paidish = payment.status === "paid" || payment.status === "partial_cancelled" || payment.status === "cancelled";
   // Money on an order that failed (declined, superseded by another attempt, amount mismatch) goes back.
   if (order.status === "failed" && paidish && payment.amount.paid > payment.amount.cancelled) {
@@ -315,79 +356,87 @@ export async function settlePayment(db: DB, gateway: PaymentGateway, payment: Ga
 
   if (payment.status === "paid") {
     const paidAt = payment.paidAt ?? at;
-    await db.transaction().execute(async (trx) => {
-      // Priced with a coupon it no longer holds (another order holds it now): never fulfilled at the discount;
-      // the order fails and the payment is refunded below. A checkout taking the coupon closes this order in
-      // the same transaction as it moves the reservation, so the claim below cannot succeed after that either.
-      if (order.coupon_code && !(await holdsCoupon(trx, order.id))) {
-        await trx
+    await db
+      .transaction()
+      .execute(async (trx) => {
+        // Priced with a coupon it no longer holds (another order holds it now): never fulfilled at the discount;
+        // the order fails and the payment is refunded below. A checkout taking the coupon closes this order in
+        // the same transaction as it moves the reservation, so the claim below cannot succeed after that either.
+        if (order.coupon_code && !(await holdsCoupon(trx, order.id))) {
+          await trx
+            .updateTable("orders")
+            .set({ status: "failed", failure_message: "coupon no longer reserved for this order", updated_at: at })
+            .where("id", "=", order.id)
+            .where("status", "in", open)
+            .execute();
+          return;
+        }
+        const claimed = await trx
           .updateTable("orders")
-          .set({ status: "failed", failure_message: "coupon no longer reserved for this order", updated_at: at })
+          .set({ status: "complete", ptime: paidAt, paid_amount: payment.amount.paid, pending_reason: null, updated_at: at })
           .where("id", "=", order.id)
           .where("status", "in", open)
+          .executeTakeFirst();
+        if (Number(claimed.numUpdatedRows) !== 1) return;
+        // A purchase request is paid once: another order that paid it first makes this one fail (rolled back here).
+        if (order.purchase_category === "request") await claimRequests(trx, order, paidAt);
+        const items = await trx.selectFrom("order_items").selectAll().where("order_id", "=", order.id).execute();
+        await trx
+          .updateTable("order_items")
+          .set({ expires_at: daysAfter(paidAt, 90) })
+          .where("order_id", "=", order.id)
+          .where("content_id", "is not", null)
           .execute();
-        return;
-      }
-      const claimed = await trx
-        .updateTable("orders")
-        .set({ status: "complete", ptime: paidAt, paid_amount: payment.amount.paid, pending_reason: null, updated_at: at })
-        .where("id", "=", order.id)
-        .where("status", "in", open)
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) !== 1) return;
-      const items = await trx.selectFrom("order_items").selectAll().where("order_id", "=", order.id).execute();
-      await trx
-        .updateTable("order_items")
-        .set({ expires_at: daysAfter(paidAt, 90) })
-        .where("order_id", "=", order.id)
-        .where("content_id", "is not", null)
-        .execute();
-      const passLines = items.filter((i) => i.pass_price_id !== null);
-      if (passLines.length) {
-        const prices = await trx
-          .selectFrom("pass_prices")
-          .selectAll()
-          .where(
-            "id",
-            "in",
-            passLines.map((p) => p.pass_price_id as number),
-          )
-          .execute();
-        for (const line of passLines) {
-          const price = prices.find((p) => p.id === line.pass_price_id);
-          if (!price || order.user_id === null) continue;
+        const passLines = items.filter((i) => i.pass_price_id !== null);
+        if (passLines.length) {
+          const prices = await trx
+            .selectFrom("pass_prices")
+            .selectAll()
+            .where(
+              "id",
+              "in",
+              passLines.map((p) => p.pass_price_id as number),
+            )
+            .execute();
+          for (const line of passLines) {
+            const price = prices.find((p) => p.id === line.pass_price_id);
+            if (!price || order.user_id === null) continue;
+            await trx
+              .insertInto("passes")
+              .values({
+                user_id: order.user_id,
+                license_id: order.license_id,
+                order_item_id: line.id,
+                pass_price_id: price.id,
+                remaining: price.contents_count,
+                total: price.contents_count,
+                status: "available",
+                purchased_at: paidAt,
+                expires_at: daysAfter(paidAt, price.valid_days),
+              })
+              .execute();
+          }
+        }
+        // Paid passes leave the member's cart too.
+        const passPriceIds = passLines.map((p) => p.pass_price_id as number);
+        if (passPriceIds.length && order.user_id !== null)
+          await trx.deleteFrom("cart_passes").where("user_id", "=", order.user_id).where("pass_price_id", "in", passPriceIds).execute();
+        const contentIds = items.flatMap((i) => (i.content_id === null ? [] : [i.content_id]));
+        if (contentIds.length) {
+          if (order.user_id !== null)
+            await trx.deleteFrom("carts").where("user_id", "=", order.user_id).where("content_id", "in", contentIds).execute();
           await trx
-            .insertInto("passes")
-            .values({
-              user_id: order.user_id,
-              license_id: order.license_id,
-              order_item_id: line.id,
-              pass_price_id: price.id,
-              remaining: price.contents_count,
-              total: price.contents_count,
-              status: "available",
-              purchased_at: paidAt,
-              expires_at: daysAfter(paidAt, price.valid_days),
-            })
+            .updateTable("contents")
+            .set((eb) => ({ sales_count: eb("sales_count", "+", 1) }))
+            .where("id", "in", contentIds)
             .execute();
         }
-      }
-      // Paid passes leave the member's cart too.
-      const passPriceIds = passLines.map((p) => p.pass_price_id as number);
-      if (passPriceIds.length && order.user_id !== null)
-        await trx.deleteFrom("cart_passes").where("user_id", "=", order.user_id).where("pass_price_id", "in", passPriceIds).execute();
-      const contentIds = items.flatMap((i) => (i.content_id === null ? [] : [i.content_id]));
-      if (contentIds.length) {
-        if (order.user_id !== null)
-          await trx.deleteFrom("carts").where("user_id", "=", order.user_id).where("content_id", "in", contentIds).execute();
-        await trx
-          .updateTable("contents")
-          .set((eb) => ({ sales_count: eb("sales_count", "+", 1) }))
-          .where("id", "in", contentIds)
-          .execute();
-      }
-    });
-    const after = await db.selectFrom("orders").select("status").where("id", "=", order.id).executeTakeFirstOrThrow();
+      })
+      .catch(async (error) => {
+        if (!(error instanceof RequestClaimLost)) throw error;
+        await move({ status: "failed", failure_message: "purchase request already paid by another order" });
+      });
+    const after = { status: await statusNow() };
     // Refused above, or closed (superseded, declined) between reading the order and claiming it: the money goes back.
     if (after.status === "failed" && payment.amount.paid > payment.amount.cancelled)
       await gateway.cancel(payment.gatewayPaymentId, { reason: "The order this payment belongs to was closed" }).catch(() => {});
@@ -406,7 +455,7 @@ export async function settlePayment(db: DB, gateway: PaymentGateway, payment: Ga
     // A virtual account issued for an attempt already closed (superseded) is closed too: no deposit can land on it.
     if (
       !issued &&
-      (await db.selectFrom("orders").select("status").where("id", "=", order.id).executeTakeFirstOrThrow()).status === "failed"
+      (await statusNow()) === "failed"
     )
       await gateway.closeVirtualAccount(payment.gatewayPaymentId).catch(() => {});
   } else if (payment.status === "failed") {
@@ -418,8 +467,7 @@ export async function settlePayment(db: DB, gateway: PaymentGateway, payment: Ga
     // A virtual account closed before any deposit.
     await move({ status: "cancelled" });
   }
-  const after = await db.selectFrom("orders").select("status").where("id", "=", order.id).executeTakeFirstOrThrow();
-  return after.status as OrderStatus;
+  return statusNow();
 }
 
 /** The payer came back from the gateway: confirm with the gateway (PayPal captures here) and settle. */
