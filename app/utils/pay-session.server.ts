@@ -11,6 +11,13 @@ import { sessionSecret } from "./cookies.server";
  */
 const payDataSchema = z.object({
   nonce: z.string(),
+  /** member: a member buying; pay_requests: a representative paying purchase requests; direct: a business key
+   * buying without a login; request: a business key's user asking the representative to pay (no payment). */
+  flow: z.enum(["member", "pay_requests", "direct", "request"]).default("member"),
+  /** The purchase requests being paid (flow pay_requests). */
+  requestIds: z.array(z.number().int().positive()).max(100).optional(),
+  /** The business key found by the lookup (flows direct and, on the request form, request). */
+  keyLicenseId: z.number().int().positive().optional(),
   licenseId: z.number().int().positive().optional(),
   serial: z.string().optional(),
   orderNo: z.string().optional(),
@@ -46,7 +53,9 @@ export async function readPay(request: Request, context: AppLoadContext): Promis
   const session = await storage(context).getSession(request.headers.get("cookie"));
   const items = z.array(checkoutItemSchema).safeParse(session.get("orderItems"));
   const data = payDataSchema.safeParse(session.get("payData"));
-  if (!items.success || !data.success || items.data.length === 0) return null;
+  if (!items.success || !data.success) return null;
+  // Paying requests carries the requests, not items; every other checkout carries items.
+  if (data.data.flow === "pay_requests" ? !data.data.requestIds?.length && !items.data.length : items.data.length === 0) return null;
   return { session, items: items.data, data: data.data };
 }
 
@@ -57,11 +66,24 @@ export async function requirePay(request: Request, context: AppLoadContext): Pro
   return pay;
 }
 
-/** Starts a checkout of these items: a new nonce, so it places a new order. */
-export async function startPay(context: AppLoadContext, items: CheckoutItem[]): Promise<string> {
+export type PayFlow = PayData["flow"];
+
+/**
+ * Starts a checkout of these items (or, for a representative, of these purchase requests; for a key-only user, a
+ * purchase request or a direct purchase): a new nonce, so it places a new order.
+ */
+export async function startPay(
+  context: AppLoadContext,
+  items: CheckoutItem[],
+  start: { flow?: PayFlow; requestIds?: number[] } = {},
+): Promise<string> {
   const session = await storage(context).getSession();
   session.set("orderItems", items);
-  session.set("payData", { nonce: randomBytes(12).toString("base64url") });
+  session.set("payData", {
+    nonce: randomBytes(12).toString("base64url"),
+    flow: start.flow ?? "member",
+    requestIds: start.requestIds,
+  });
   return storage(context).commitSession(session);
 }
 
