@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -132,6 +133,8 @@ export interface Sent {
   label?: string;
   /** The route it addresses (a page route id, or "METHOD path" of an API endpoint). */
   route?: string;
+  /** The one right answer, where the corpus knows it (a guard's refusal: 400, 403, 405, 413, 415). */
+  expect?: number;
 }
 
 export interface Answer {
@@ -143,7 +146,32 @@ export interface Answer {
 
 const BINARY = /^(font|image|audio|video)\/|application\/(pdf|octet-stream|zip)/;
 
+/** Methods fetch refuses to send: they go out through node:http. */
+const FETCH_FORBIDDEN = new Set(["TRACE", "TRACK"]);
+
+function sendWithHttp(baseURL: string, r: Sent): Promise<Answer> {
+  const url = new URL(r.path, baseURL);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: url.hostname, port: url.port, path: r.path, method: r.method, headers: r.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("error", reject);
+      res.on("end", () => {
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(res.headers))
+          for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, v);
+        const type = headers.get("content-type") ?? "";
+        const text = BINARY.test(type) ? "" : Buffer.concat(chunks).toString("utf8");
+        resolve({ status: res.statusCode ?? 0, headers, type, text });
+      });
+    });
+    req.on("error", reject);
+    req.end(r.body);
+  });
+}
+
 export async function send(baseURL: string, r: Sent): Promise<Answer> {
+  if (FETCH_FORBIDDEN.has(r.method)) return sendWithHttp(baseURL, r);
   const res = await fetch(baseURL + r.path, {
     method: r.method,
     headers: r.headers,

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -151,10 +152,24 @@ export async function pageRoutes(): Promise<PageRoute[]> {
   return pageCache;
 }
 
-/** The API's route table (app/api/routes.server.ts), as the router matches it. */
+let apiCache: ApiEndpoint[] | undefined;
+
+/**
+ * The API's route table (app/api/routes.server.ts), as the router matches it. Read in a child process run the way
+ * the server runs (node --import tsx): the table's imports reach the whole domain core, which Playwright's own
+ * loader cannot load (JSON modules without import attributes).
+ */
 export async function apiEndpoints(): Promise<ApiEndpoint[]> {
-  const { routes } = await import("../../app/api/routes.server");
-  return routes.map((r) => ({ method: r.method, path: r.path, params: paramsOf(r.path) }));
+  if (apiCache) return apiCache;
+  const script = `const { routes } = await import("./app/api/routes.server.ts");
+process.stdout.write(JSON.stringify(routes.map((r) => [r.method, r.path])));`;
+  const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  const table = JSON.parse(out) as [ApiEndpoint["method"], string][];
+  apiCache = table.map(([method, p]) => ({ method, path: p, params: paramsOf(p) }));
+  return apiCache;
 }
 
 /** Every search parameter name any module reads, plus the shared ones: the fuzz sets them all at once. */
