@@ -28,7 +28,7 @@ import { pruneRateLimits } from "./app/market/rate-limits.server";
 import { PAGE_CACHE_HEADER } from "./app/utils/cache";
 import { parseEnv } from "./app/utils/env.server";
 import { checkHealth } from "./app/utils/health.server";
-import { ALLOWED_METHODS, bodyTypeRefusal, crossOriginRefusal, requestAddress } from "./app/utils/http-guards.server";
+import { ALLOWED_METHODS, bodyTypeRefusal, crossOriginRefusal, hostRefusal, requestAddress } from "./app/utils/http-guards.server";
 import { bodyFor, createPageCache, isCacheableRequest } from "./app/utils/page-cache.server";
 
 let env: ReturnType<typeof parseEnv>;
@@ -76,9 +76,11 @@ function refuse(req: express.Request, res: express.Response, status: number, mes
   if (req.path.startsWith("/api/")) return void res.status(status).json({ result: { code: status, message }, data: { state: "ERROR" } });
   res.status(status).type("text").send(message);
 }
-// Refusals before any route runs: methods the store does not serve, cross-origin writes, pages posted something
-// that is not a form. Each is a client error with a plain message.
+// Refusals before any route runs: a malformed Host, methods the store does not serve, cross-origin writes, pages
+// posted something that is not a form. Each is a client error with a plain message.
 app.use((req, res, next) => {
+  const badHost = hostRefusal(req.rawHeaders);
+  if (badHost) return refuse(req, res, badHost.status, badHost.message);
   if (!(ALLOWED_METHODS as readonly string[]).includes(req.method)) {
     res.setHeader("Allow", ALLOWED_METHODS.join(", "));
     return refuse(req, res, 405, "Method not allowed");
@@ -123,6 +125,9 @@ app.use(async (req, res, next) => {
     res.locals.formBody = body;
     next();
   } catch (error) {
+    // The client went away before its body ended (Node's "aborted"): its own doing, a client error, not ours.
+    if (req.destroyed && (error as NodeJS.ErrnoException).code === "ECONNRESET")
+      return next(Object.assign(new Error("The client left before its request body ended"), { status: 400 }));
     next(error);
   }
 });

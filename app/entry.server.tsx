@@ -34,6 +34,7 @@ export default async function handleRequest(
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;
+    let body: PassThrough | undefined;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <I18nProvider locale={loadContext.locale} bundles={serverBundles} translator={fixedT}>
@@ -44,7 +45,7 @@ export default async function handleRequest(
         nonce,
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
-          const body = new PassThrough();
+          body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);
@@ -54,7 +55,10 @@ export default async function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(JSON.stringify({ level: "error", requestId: loadContext.requestId, error: String(error) }));
+          // A visitor who left mid-page (the response stream was cancelled, so its destination closed) is not a
+          // server error.
+          if (shellRendered && !body?.destroyed && !request.signal.aborted)
+            console.error(JSON.stringify({ level: "error", requestId: loadContext.requestId, error: String(error) }));
         },
       },
     );

@@ -1,8 +1,9 @@
 /**
- * What the HTTP server refuses before any route runs: methods it does not serve, cross-origin writes that only a
- * forged page would send, and page-form bodies that are not forms. Each refusal is a client error (4xx) with a
+ * What the HTTP server refuses before any route runs: malformed Host headers, methods it does not serve,
+ * cross-origin writes that only a forged page would send, and page-form bodies that are not forms. Each refusal is a client error (4xx) with a
  * plain message, never a 500 from deep inside a route. Pure functions, so the rules are tested apart from Express.
  */
+import { isIPv6 } from "node:net";
 
 /** The methods the store serves; anything else (TRACE, CONNECT, PROPFIND...) answers 405. */
 export const ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"] as const;
@@ -52,6 +53,28 @@ export function crossOriginRefusal(method: string, path: string, header: HeaderG
   // rewrites Host).
   const hosts = [header("host")?.toLowerCase(), publicHost.toLowerCase()];
   if (!from || !hosts.includes(from)) return refused;
+  return null;
+}
+
+/** host[:port] as RFC 3986 spells it: a registered name or IPv4 address (unreserved, sub-delims, %XX), or [IPv6]. */
+const HOST = /^(?:\[([0-9A-Fa-f:.]+)\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})+)(?::(\d*))?$/;
+
+/**
+ * A request names at most one well-formed Host (RFC 9112, section 3.2: more than one, or an invalid value, is a
+ * 400; Node itself refuses an HTTP/1.1 request without one). The store never uses the Host for an address
+ * (`requestAddress`), but a malformed one makes a malformed request, not one to render a page for. `rawHeaders` is
+ * Node's list of names and values as received, where a repeated Host is still visible.
+ */
+export function hostRefusal(rawHeaders: readonly string[]): Refusal | null {
+  const hosts: string[] = [];
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) if (rawHeaders[i].toLowerCase() === "host") hosts.push(rawHeaders[i + 1]);
+  if (hosts.length === 0) return null;
+  const bad = { status: 400, message: "Bad Host header" };
+  const m = hosts.length === 1 ? HOST.exec(hosts[0]) : null;
+  if (!m) return bad;
+  const [, ipv6, port] = m;
+  if (ipv6 !== undefined && !isIPv6(ipv6)) return bad;
+  if (port && Number(port) > 65535) return bad;
   return null;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bodyTypeRefusal, crossOriginRefusal, requestAddress } from "../../app/utils/http-guards.server";
+import { bodyTypeRefusal, crossOriginRefusal, hostRefusal, requestAddress } from "../../app/utils/http-guards.server";
 
 const PUBLIC = "market.example";
 const headersOf = (h: Record<string, string>) => (name: string) => h[name];
@@ -58,5 +58,43 @@ describe("the address a page is rendered for", () => {
     expect(requestAddress("http://localhost:3000", "/video?page=2")?.href).toBe("http://localhost:3000/video?page=2");
     expect(requestAddress("https://market.example", "//evil.example/x")?.origin).toBe("https://market.example");
     expect(requestAddress("https://market.example", "http://evil.example/x")).toBeNull();
+  });
+});
+
+describe("the Host header", () => {
+  const host = (...values: string[]) => hostRefusal(values.flatMap((v) => ["Host", v]));
+
+  it("serves any well-formed Host (it never becomes an address)", () => {
+    for (const h of [
+      "127.0.0.1:3000",
+      "market.example",
+      "evil.example",
+      "LOCALHOST:80",
+      "localhost.",
+      "[::1]:3000",
+      "xn--bcher-kva.example",
+      "a:",
+    ])
+      expect(host(h), h).toBeNull();
+    // HTTP/1.0 may send none (Node refuses an HTTP/1.1 request without one).
+    expect(hostRefusal(["Accept", "*/*"])).toBeNull();
+  });
+
+  it("refuses a malformed one, or more than one, with a 400", () => {
+    for (const h of [
+      "",
+      "a b",
+      "[::1",
+      "[zz::1]",
+      "%%",
+      "127.0.0.1:99999",
+      "evil.example/x?y",
+      "user:pass@evil.example",
+      "h:1:2",
+      "\xe9\xff.",
+    ])
+      expect(host(h)?.status, JSON.stringify(h)).toBe(400);
+    expect(host("a.example", "b.example")?.status).toBe(400);
+    expect(hostRefusal(["host", "a.example", "HOST", "a.example"])?.status).toBe(400);
   });
 });
