@@ -6,35 +6,39 @@ import { OrderSummary, PaySteps } from "../components/pay";
 import { useTranslation } from "../i18n/react";
 import { MarketError } from "../market/errors";
 import { currencyFor } from "../market/money";
-import { quoteCheckout } from "../market/orders/checkout.server";
 import { usableCoupon } from "../market/orders/coupons.server";
+import { flowCurrencies, flowQuote } from "../market/orders/flows.server";
 import { requireViewer } from "../utils/auth.server";
+import { readCheckout } from "../utils/checkout.server";
 import { pageSeo } from "../utils/page.server";
 import { requirePay, savePay, startPay } from "../utils/pay-session.server";
 import { seoMeta } from "../utils/seo";
 
-/** Step 1: the items, amount, VAT 10% and total. A pass from /price/{type} starts its own checkout here. */
+/**
+ * Step 1: the items, amount, VAT 10% and total (a member's items, the purchase requests a representative pays, or
+ * the items a key-only user buys directly). A pass from /price/{type} starts its own checkout here.
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const viewer = await requireViewer(request, context);
   const pass = z.coerce
     .number()
     .int()
     .positive()
     .safeParse(new URL(request.url).searchParams.get("pass") ?? undefined);
   if (pass.success) {
+    await requireViewer(request, context);
     throw redirect("/pay01", { headers: { "Set-Cookie": await startPay(context, [{ kind: "pass", id: pass.data }]) } });
   }
-  const pay = await requirePay(request, context);
-  const currency = currencyFor(context.locale);
+  const { state, payer } = await readCheckout(request, context);
   const seo = await pageSeo(request, context, { titleKey: "pay.title" });
-  // A coupon applied earlier that no longer holds (the promotion ended, used elsewhere) simply drops off.
-  const coupon = pay.data.coupon ? await usableCoupon(context.db, viewer.id, pay.data.coupon).catch(() => null) : null;
+  const flow = state.flow;
   try {
-    const quote = await quoteCheckout(context.db, viewer, pay.items, currency, context.locale, coupon?.percent ?? 0);
-    return { seo, locale: context.locale, quote, coupon, error: null };
+    // A request is shown in the currency it was quoted in; everything else in the page's.
+    const currency = (await flowCurrencies(context.db, state, payer))?.[0] ?? currencyFor(context.locale);
+    const { quote, coupon } = await flowQuote(context.db, state, payer, currency, context.locale);
+    return { seo, locale: context.locale, quote, coupon, error: null, flow };
   } catch (error) {
     if (!(error instanceof MarketError)) throw error;
-    return data({ seo, locale: context.locale, quote: null, coupon: null, error: error.code }, { status: error.status });
+    return data({ seo, locale: context.locale, quote: null, coupon: null, error: error.code, flow }, { status: error.status });
   }
 }
 
@@ -66,7 +70,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
 
 export default function Pay01() {
-  const { quote, locale, error, coupon } = useLoaderData<typeof loader>();
+  const { quote, locale, error, coupon, flow } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const { t } = useTranslation();
@@ -81,7 +85,11 @@ export default function Pay01() {
             {t(`pay.error.${error ?? "CHECKOUT_EMPTY"}`)}
           </p>
           <p>
-            <Link to="/cart">{t("pay.backToCart")}</Link>
+            {flow === "pay_requests" ? (
+              <Link to="/mypage/purchase">{t("pay.backToRequests")}</Link>
+            ) : (
+              <Link to="/cart">{t("pay.backToCart")}</Link>
+            )}
           </p>
         </>
       ) : (
@@ -97,40 +105,44 @@ export default function Pay01() {
             currency={quote.currency}
             locale={locale}
           />
-          <Form method="post" className="coupon-form" aria-describedby={`${id}-coupon-error`}>
-            {coupon ? (
-              <p role="status">
-                {t("pay.coupon.applied", { code: coupon.code, percent: coupon.percent })}{" "}
-                <button type="submit" name="intent" value="remove" className="link-button">
-                  {t("pay.coupon.remove")}
-                </button>
+          {flow === "direct" ? <p className="notice-box">{t("pay.directLead")}</p> : null}
+          {flow === "pay_requests" ? <p className="notice-box">{t("pay.requestsLead")}</p> : null}
+          {flow !== "member" ? null : (
+            <Form method="post" className="coupon-form" aria-describedby={`${id}-coupon-error`}>
+              {coupon ? (
+                <p role="status">
+                  {t("pay.coupon.applied", { code: coupon.code, percent: coupon.percent })}{" "}
+                  <button type="submit" name="intent" value="remove" className="link-button">
+                    {t("pay.coupon.remove")}
+                  </button>
+                </p>
+              ) : (
+                <>
+                  <label htmlFor={`${id}-coupon`}>{t("pay.coupon.label")}</label>
+                  <input
+                    id={`${id}-coupon`}
+                    name="code"
+                    maxLength={40}
+                    autoComplete="off"
+                    defaultValue={result?.error ? result.code : ""}
+                    aria-invalid={result?.error ? true : undefined}
+                  />
+                  <button type="submit" name="intent" value="apply" className="button button-ghost" disabled={navigation.state !== "idle"}>
+                    {t("pay.coupon.apply")}
+                  </button>
+                </>
+              )}
+              <p id={`${id}-coupon-error`} className="field-error" role="alert">
+                {result?.error ? t(result.error) : ""}
               </p>
-            ) : (
-              <>
-                <label htmlFor={`${id}-coupon`}>{t("pay.coupon.label")}</label>
-                <input
-                  id={`${id}-coupon`}
-                  name="code"
-                  maxLength={40}
-                  autoComplete="off"
-                  defaultValue={result?.error ? result.code : ""}
-                  aria-invalid={result?.error ? true : undefined}
-                />
-                <button type="submit" name="intent" value="apply" className="button button-ghost" disabled={navigation.state !== "idle"}>
-                  {t("pay.coupon.apply")}
-                </button>
-              </>
-            )}
-            <p id={`${id}-coupon-error`} className="field-error" role="alert">
-              {result?.error ? t(result.error) : ""}
-            </p>
-          </Form>
-          <p className="muted">{t("pay.currencyNote")}</p>
+            </Form>
+          )}
+          {flow === "pay_requests" ? null : <p className="muted">{t("pay.currencyNote")}</p>}
           <p className="pay-actions">
-            <Link to="/cart" className="button button-ghost">
-              {t("pay.backToCart")}
+            <Link to={flow === "pay_requests" ? "/mypage/purchase" : "/cart"} className="button button-ghost">
+              {flow === "pay_requests" ? t("pay.backToRequests") : t("pay.backToCart")}
             </Link>
-            <Link to="/pay02" className="button">
+            <Link to={flow === "pay_requests" ? "/pay03" : "/pay02"} className="button">
               {t("pay.next")}
             </Link>
           </p>

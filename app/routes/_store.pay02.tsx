@@ -16,10 +16,21 @@ const licenseSchema = z.union([
   z.object({ choice: z.coerce.number().int().positive() }),
 ]);
 
+/**
+ * A member's checkout; the other flows have their licence already: a key-only user looks their key up on /pay-key,
+ * and purchase requests go to their requester's key.
+ */
+async function memberPay(request: Request, context: LoaderFunctionArgs["context"]) {
+  const pay = await requirePay(request, context);
+  if (pay.data.flow === "direct" || pay.data.flow === "request") throw redirect("/pay-key");
+  if (pay.data.flow === "pay_requests") throw redirect("/pay03");
+  return pay;
+}
+
 /** Step 2: the editor licence the purchase goes to — one of the member's, or a key entered here. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
+  const pay = await memberPay(request, context);
   const viewer = await requireViewer(request, context);
-  const pay = await requirePay(request, context);
   const [licenses, seo] = await Promise.all([
     purchasableLicenses(context.db, viewer.id),
     pageSeo(request, context, { titleKey: "pay.title" }),
@@ -30,8 +41,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
 
 export async function action({ request, context }: ActionFunctionArgs) {
+  const pay = await memberPay(request, context);
   const viewer = await requireViewer(request, context);
-  const pay = await requirePay(request, context);
   const form = Object.fromEntries(await request.formData());
   const values = { choice: String(form.choice ?? ""), serial: String(form.serial ?? "") };
   const parsed = licenseSchema.safeParse(form);

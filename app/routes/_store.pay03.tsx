@@ -6,14 +6,13 @@ import { OrderSummary, PaySteps } from "../components/pay";
 import { useTranslation } from "../i18n/react";
 import { PAY_METHODS } from "../integrations/payments/gateway";
 import { MarketError } from "../market/errors";
-import { quoteCheckout } from "../market/orders/checkout.server";
-import { usableCoupon } from "../market/orders/coupons.server";
 import { currencyOfMethod } from "../market/orders/currency";
-import { placeOrder } from "../market/orders/orders.server";
-import { requireViewer } from "../utils/auth.server";
+import { type FlowState, flowCurrencies, flowKey, flowQuote, placeFlowOrder } from "../market/orders/flows.server";
+import type { Viewer } from "../market/users/session.server";
+import { type Checkout, readCheckout } from "../utils/checkout.server";
 import { publicOrigin } from "../utils/origin.server";
 import { pageSeo } from "../utils/page.server";
-import { requirePay, savePay } from "../utils/pay-session.server";
+import { savePay } from "../utils/pay-session.server";
 import { seoMeta } from "../utils/seo";
 
 /** Both agreements are required (spec section 5). */
@@ -23,25 +22,45 @@ export const payMethodSchema = z.object({
   agreePaid: z.literal("on", { errorMap: () => ({ message: "pay.agreeRequired" }) }),
 });
 
+/** The step this checkout still lacks: a member's licence, a key-only user's key. */
+function missingStep({ state }: Checkout) {
+  if (state.flow === "member" && !state.licenseId) return "/pay02";
+  if (state.flow === "direct" && !state.keyLicenseId) return "/pay-key";
+  return null;
+}
+
+/** The methods this checkout can be paid with: all, or for purchase requests those of the request's currency. */
+async function methodsOf(context: LoaderFunctionArgs["context"], state: FlowState, payer: Viewer | null) {
+  const currencies = await flowCurrencies(context.db, state, payer);
+  return context.payments.methods.filter((m) => !currencies || currencies.includes(currencyOfMethod(m)));
+}
+
 /** Step 3: the payment method and the agreements; placing the order hands the payer to the gateway. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const viewer = await requireViewer(request, context);
-  const pay = await requirePay(request, context);
-  if (!pay.data.licenseId) throw redirect("/pay02");
+  const checkout = await readCheckout(request, context);
+  const { pay, state, payer } = checkout;
+  const missing = missingStep(checkout);
+  if (missing) throw redirect(missing);
   if (pay.data.orderNo) {
     const placed = await context.db.selectFrom("orders").select("status").where("order_no", "=", pay.data.orderNo).executeTakeFirst();
     if (placed && placed.status !== "pending" && placed.status !== "failed") throw redirect("/payComp");
   }
-  const methods = context.payments.methods;
+  const methods = await methodsOf(context, state, payer);
   // The total in each currency a method charges in: KRW for the Korean methods, USD for PayPal.
   const currencies = [...new Set(methods.map(currencyOfMethod))];
-  const coupon = pay.data.coupon ? await usableCoupon(context.db, viewer.id, pay.data.coupon).catch(() => null) : null;
-  const quotes = await Promise.all(
-    currencies.map((c) => quoteCheckout(context.db, viewer, pay.items, c, context.locale, coupon?.percent ?? 0)),
+  // A checkout that can no longer be paid (a request paid or expired meanwhile) shows why on step 1.
+  const quotes = await Promise.all(currencies.map(async (c) => (await flowQuote(context.db, state, payer, c, context.locale)).quote)).catch(
+    (error) => {
+      if (error instanceof MarketError) throw redirect("/pay01");
+      throw error;
+    },
   );
+  const key = await flowKey(context.db, state);
   return {
     methods,
     quotes,
+    flow: state.flow,
+    key: key ? { serial: key.serial, email: key.email } : null,
     testMode: context.payments.sandbox ? ("sandbox" as const) : context.payments.testMode ? ("live" as const) : null,
     locale: context.locale,
     seo: await pageSeo(request, context, { titleKey: "pay.title" }),
@@ -51,9 +70,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const viewer = await requireViewer(request, context);
-  const pay = await requirePay(request, context);
-  if (!pay.data.licenseId) throw redirect("/pay02");
+  const checkout = await readCheckout(request, context);
+  const { pay, state, payer } = checkout;
+  const missing = missingStep(checkout);
+  if (missing) throw redirect(missing);
   const form = Object.fromEntries(await request.formData());
   const values = { method: String(form.method ?? ""), agreeTerms: form.agreeTerms === "on", agreePaid: form.agreePaid === "on" };
   const parsed = payMethodSchema.safeParse(form);
@@ -62,15 +82,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ errors, values, failure: null }, { status: 400 });
   }
   try {
-    const placed = await placeOrder(context.db, context.payments, {
-      buyer: viewer,
-      items: pay.items,
-      license: { licenseId: pay.data.licenseId },
+    if (!(await methodsOf(context, state, payer)).includes(parsed.data.method))
+      return data({ errors: {}, values, failure: "METHOD_NOT_AVAILABLE" }, { status: 400 });
+    const placed = await placeFlowOrder(context.db, context.payments, state, payer, {
       method: parsed.data.method,
       locale: context.locale,
-      idempotencyKey: `${viewer.id}:${pay.data.nonce}`,
       origin: publicOrigin(request, context),
-      coupon: pay.data.coupon,
     });
     const cookie = await savePay(context, pay, { orderNo: placed.orderNo });
     if (placed.checkout.kind === "redirect") return redirect(placed.checkout.url, { headers: { "Set-Cookie": cookie } });
@@ -83,7 +100,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Pay03() {
-  const { methods, quotes, testMode, locale } = useLoaderData<typeof loader>();
+  const { methods, quotes, testMode, locale, flow, key } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const { t } = useTranslation();
@@ -98,6 +115,11 @@ export default function Pay03() {
       {testMode ? (
         <p className="notice-box test-mode" role="note">
           {testMode === "sandbox" ? t("pay.testMode") : t("pay.testModeLive")}
+        </p>
+      ) : null}
+      {key ? (
+        <p className="notice-box" role="note">
+          {t("request.directKey", { serial: key.serial, email: key.email })}
         </p>
       ) : null}
       {first ? (
@@ -159,7 +181,7 @@ export default function Pay03() {
           {result?.failure ? t(`pay.error.${result.failure}`) : ""}
         </p>
         <p className="pay-actions">
-          <Link to="/pay02" className="button button-ghost">
+          <Link to={flow === "pay_requests" ? "/pay01" : flow === "direct" ? "/pay-key" : "/pay02"} className="button button-ghost">
             {t("pay.back")}
           </Link>
           <button type="submit" className="button" disabled={navigation.state !== "idle"} aria-busy={navigation.state !== "idle"}>

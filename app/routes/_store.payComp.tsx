@@ -4,44 +4,24 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { PaySteps } from "../components/pay";
 import { useTranslation } from "../i18n/react";
 import { formatMoney } from "../market/money";
-import { requireViewer } from "../utils/auth.server";
+import { flowOrder } from "../market/orders/flows.server";
+import { readCheckout } from "../utils/checkout.server";
 import { seoulText } from "../utils/dates";
 import { pageSeo } from "../utils/page.server";
-import { requirePay } from "../utils/pay-session.server";
 import { seoMeta } from "../utils/seo";
 
 /** Step 4: done — paid, or waiting for the virtual-account deposit, or an eCheck clearing. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const viewer = await requireViewer(request, context);
-  const pay = await requirePay(request, context);
+  const { pay, state, payer } = await readCheckout(request, context);
   if (!pay.data.orderNo) throw redirect("/pay03");
-  const order = await context.db
-    .selectFrom("orders")
-    .select([
-      "id",
-      "license_id",
-      "order_no",
-      "status",
-      "total",
-      "currency",
-      "method",
-      "order_name",
-      "vbank_bank",
-      "vbank_account",
-      "vbank_holder",
-      "vbank_due_at",
-      "pending_reason",
-      "ptime",
-    ])
-    .where("order_no", "=", pay.data.orderNo)
-    .where("user_id", "=", viewer.id)
-    .executeTakeFirst();
+  const order = await flowOrder(context.db, pay.data.orderNo, state, payer);
   if (!order) throw redirect("/?notice=session-expired");
   if (order.status === "failed") throw redirect("/pay-error");
   if (order.status === "pending" && !order.pending_reason) throw redirect("/pay-cancel");
   return {
     order,
     dueText: seoulText(order.vbank_due_at, context.locale, "long"),
+    flow: state.flow,
     locale: context.locale,
     seo: await pageSeo(request, context, { titleKey: "pay.doneTitle" }),
   };
@@ -50,7 +30,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
 
 export default function PayComplete() {
-  const { order, locale, dueText } = useLoaderData<typeof loader>();
+  const { order, locale, dueText, flow } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   const state = order.status === "waiting" ? "waiting" : order.status === "pending" ? "pending" : "complete";
   return (
@@ -82,19 +62,29 @@ export default function PayComplete() {
         ) : null}
       </dl>
       {state === "pending" ? <p className="muted">{t("pay.echeckNote")}</p> : null}
-      <p className="pay-actions">
-        {state === "complete" ? (
-          <Link to={`/mypage/download?license=${order.license_id ?? ""}`} className="button">
-            {t("pay.downloadNow")}
+      {flow === "direct" ? <p className="notice-box">{t("pay.directDone")}</p> : null}
+      {flow === "pay_requests" ? <p className="notice-box">{t("pay.requestsDone")}</p> : null}
+      {flow === "direct" ? (
+        <p className="pay-actions">
+          <Link to="/" className="button">
+            {t("pay.continue")}
           </Link>
-        ) : null}
-        <Link to={`/mypage/pay/${order.id}`} className={state === "complete" ? "button button-ghost" : "button"}>
-          {t("pay.viewPayment")}
-        </Link>
-        <Link to="/" className="button button-ghost">
-          {state === "complete" ? t("pay.later") : t("pay.continue")}
-        </Link>
-      </p>
+        </p>
+      ) : (
+        <p className="pay-actions">
+          {state === "complete" && flow === "member" ? (
+            <Link to={`/mypage/download?license=${order.license_id ?? ""}`} className="button">
+              {t("pay.downloadNow")}
+            </Link>
+          ) : null}
+          <Link to={`/mypage/pay/${order.id}`} className={state === "complete" ? "button button-ghost" : "button"}>
+            {t("pay.viewPayment")}
+          </Link>
+          <Link to="/" className="button button-ghost">
+            {state === "complete" ? t("pay.later") : t("pay.continue")}
+          </Link>
+        </p>
+      )}
     </section>
   );
 }

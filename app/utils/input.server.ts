@@ -69,3 +69,15 @@ export function pageNumber(raw: string | null | undefined, max = 10_000): number
   const n = Number.parseInt(raw ?? "1", 10);
   return Number.isSafeInteger(n) ? Math.max(1, Math.min(max, n)) : 1;
 }
+
+/** The key lookup of the business flows: a licence key and its licensing e-mail (spec section 5). */
+export const keyLookupSchema = z.object({
+  serial: z.string().trim().min(1, "request.error.serialRequired").max(64, "pay.error.KEY_NOT_FOUND"),
+  email: z.string().trim().min(1, "request.error.emailRequired").max(254).email("request.error.emailInvalid"),
+});
+
+/** The purchase-request form: the requester's e-mail, and a message naming the company and the requester. */
+export const requestFormSchema = z.object({
+  request_email: z.string().trim().min(1, "request.error.emailRequired").max(254).email("request.error.emailInvalid"),
+  message: z.string().trim().min(1, "request.error.messageRequired").max(100, "request.error.messageTooLong"),
+});

@@ -22,6 +22,9 @@ const payDataSchema = z.object({
   serial: z.string().optional(),
   orderNo: z.string().optional(),
   coupon: z.string().optional(),
+  /** The purchase request written in flow request, for /requestComp. */
+  requestId: z.number().int().positive().optional(),
+  quotePath: z.string().optional(),
 });
 export type PayData = z.infer<typeof payDataSchema>;
 
