@@ -65,7 +65,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const placed = await placeOrder(context.db, context.payments, {
       buyer: viewer,
       items: pay.items,
-      license: { licenseId: pay.data.licenseId },
+      // A licence entered by key at /pay02 goes with its key (the key, not the id, admits another's licence).
+      license: { licenseId: pay.data.licenseId, serial: pay.data.serial },
       method: parsed.data.method,
       locale: context.locale,
       idempotencyKey: `${viewer.id}:${pay.data.nonce}`,
