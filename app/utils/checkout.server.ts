@@ -29,6 +29,7 @@ export async function readCheckout(request: Request, context: AppLoadContext): P
       requestIds: d.requestIds,
       keyLicenseId: d.keyLicenseId,
       licenseId: d.licenseId,
+      serial: d.serial,
       coupon: d.coupon,
       nonce: d.nonce,
     },

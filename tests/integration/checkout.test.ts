@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "../../app/db/db.server";
+import { DEMO } from "../../app/db/seed/index.server";
 import type { PayMethod } from "../../app/integrations/payments/gateway";
 import type { SandboxGateway } from "../../app/integrations/payments/sandbox.server";
 import type { MarketError } from "../../app/market/errors";
@@ -126,6 +127,51 @@ describe(`checkout and payments through the sandbox gateway on ${ENGINE}`, () =>
     expect(detail).toContain("Member purchase");
     expect(detail).toContain(s.serial);
     expect(detail).toContain("Complete");
+  });
+
+  it("buys for a non-member's licence by its key, never by its id alone (the order would show its key)", async () => {
+    const s = await newShopper(db);
+    const guest = await db
+      .selectFrom("licenses")
+      .select(["id", "serial"])
+      .where("serial", "=", DEMO.licenses.nonmember.serial)
+      .executeTakeFirstOrThrow();
+    const [item] = take(1);
+    const [line] = await db
+      .insertInto("carts")
+      .values({ user_id: s.userId, ngt: null, content_id: item.id, level_flag: 1, created_at: new Date().toISOString() })
+      .returning("id")
+      .execute();
+    expect(location(await go(s.jar, "/cart", { intent: "buy", cart_id: String(line.id) }))).toBe("/pay01");
+    const byId = await go(s.jar, "/pay02", { choice: String(guest.id) });
+    expect(byId.status).toBe(400);
+    expect(await byId.text()).toContain("No license key with this information found.");
+    expect(location(await go(s.jar, "/pay02", { choice: "key", serial: guest.serial.toLowerCase() }))).toBe("/pay03");
+    const pay = await go(s.jar, "/pay03", { method: "card", agreeTerms: "on", agreePaid: "on" });
+    const orderNo = decodeURIComponent(location(pay).split("/").pop() as string);
+    expect(await orderOf(orderNo)).toMatchObject({ license_id: guest.id, user_id: s.userId });
+
+    // The API alike; given both, the id and the key must name the same licence.
+    const place = async (license: { license_id?: number; serial?: string }, key: string) =>
+      (
+        await call("/api/v1/payments", {
+          method: "POST",
+          headers: { authorizationToken: s.token, "content-type": "application/json" },
+          body: JSON.stringify({
+            items: [{ kind: "content", id: take(1)[0].id }],
+            ...license,
+            method: "card",
+            agree_terms: true,
+            agree_paid: true,
+            idempotency_key: key,
+          }),
+        })
+      ).status;
+    expect(await place({ license_id: guest.id }, "guest-by-id")).toBe(404);
+    expect(await place({ license_id: s.licenseId, serial: guest.serial }, "guest-mixed")).toBe(404);
+    expect(await place({ license_id: guest.id, serial: guest.serial }, "guest-both")).toBe(200);
+    expect(await place({ serial: guest.serial }, "guest-by-key")).toBe(200);
+    expect(await place({ license_id: s.licenseId }, "own-by-id")).toBe(200);
   });
 
   it("re-renders step 3 with the message when the agreements are missing, keeping the chosen method", async () => {

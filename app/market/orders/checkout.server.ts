@@ -152,7 +152,11 @@ export async function purchasableLicenses(db: DB, userId: number, now = new Date
   return rows.map((r) => toChoice(r, now));
 }
 
-/** A licence for this purchase: one of the member's, or one entered by key (theirs, or unowned and active). */
+/**
+ * A licence for this purchase: one of the member's (by id or key), or an unowned, active non-member licence entered
+ * by its key. Another's licence is never reached by its id alone: ids can be guessed, and the order shows the
+ * licence's key to the buyer. Given both, id and key must name the same licence.
+ */
 export async function resolvePurchaseLicense(
   db: DB,
   userId: number,
@@ -164,11 +168,11 @@ export async function resolvePurchaseLicense(
     .select(["id", "serial", "alias", "license_type", "valid_until", "user_id", "owner_kind", "status"])
     .where((eb) => eb.or([eb("valid_until", "is", null), eb("valid_until", ">", now.toISOString())]))
     .where("status", "in", ACTIVE);
+  if (!choice.licenseId && !choice.serial) throw new MarketError("LICENSE_REQUIRED", 400, "Choose a licence");
   if (choice.licenseId) q = q.where("id", "=", choice.licenseId);
-  else if (choice.serial) q = q.where("serial", "=", choice.serial.trim().toUpperCase());
-  else throw new MarketError("LICENSE_REQUIRED", 400, "Choose a licence");
+  if (choice.serial) q = q.where("serial", "=", choice.serial.trim().toUpperCase());
   const r = await q.executeTakeFirst();
-  if (!r || (r.user_id !== null && r.user_id !== userId) || (r.user_id === null && r.owner_kind !== "nonmember"))
-    throw new MarketError("LICENSE_NOT_FOUND", 404, "No license key with this information found. Please check again.");
+  const usable = r && (r.user_id !== null ? r.user_id === userId : r.owner_kind === "nonmember" && Boolean(choice.serial));
+  if (!r || !usable) throw new MarketError("LICENSE_NOT_FOUND", 404, "No license key with this information found. Please check again.");
   return toChoice(r, now);
 }

@@ -24,6 +24,8 @@ export interface FlowState {
   requestIds?: number[];
   keyLicenseId?: number;
   licenseId?: number;
+  /** A licence entered by key at /pay02 (the key, not the id, admits a licence that is not the member's). */
+  serial?: string;
   coupon?: string;
   nonce: string;
 }
@@ -103,7 +105,7 @@ export async function placeFlowOrder(
     buyer: member,
     purchase: state.flow === "pay_requests" ? { category: "request", requestIds: state.requestIds ?? [] } : { category: "member" },
     items: state.items,
-    license: { licenseId: state.licenseId },
+    license: { licenseId: state.licenseId, serial: state.serial },
     idempotencyKey: `${member.id}:${state.nonce}`,
     coupon: state.flow === "member" ? state.coupon : undefined,
   });
