@@ -109,7 +109,11 @@ export const orderRoutes: ApiRoute[] = [
         // No login: a direct purchase by a business key (spec section 6), bound to the key.
         const editor = call.request.headers.get("license_id") && call.request.headers.get("hw_info");
         if (!editor && !input.license_key)
-          throw new MarketError("UNAUTHORIZED", 401, "Sign in first (authorizationToken), or buy directly with license_key and license_email");
+          throw new MarketError(
+            "UNAUTHORIZED",
+            401,
+            "Sign in first (authorizationToken), or buy directly with license_key and license_email",
+          );
         const key = await keyOfCall(call, { license_id: input.license_key, license_email: input.license_email });
         if (!input.items) throw new MarketError("CHECKOUT_EMPTY", 400, "Nothing to pay for");
         placed = await placeOrder(call.context.db, call.context.payments, {

@@ -105,6 +105,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
     ]);
     return redirect("/pay01", { headers: { "Set-Cookie": cookie } });
   }
+  if (input.intent === "request" || input.intent === "direct") {
+    // A B2BG product user holds only a licence key: both flows start with the key lookup (spec section 5).
+    const contentIds = await payableCartContents(context.db, owner, input.cart_id);
+    if (!contentIds.length) return data({ message: "cart.nothingPayable" as const, count: 0, code: null });
+    const cookie = await startPay(
+      context,
+      contentIds.map((id) => ({ kind: "content" as const, id })),
+      { flow: input.intent },
+    );
+    return redirect(input.intent === "request" ? "/pay-key" : "/pay01", { headers: { "Set-Cookie": cookie } });
+  }
   if (!viewer) return data({ message: "cart.guestFavorites" as const, count: 0, code: null });
   const count = await moveCartToFavorites(context.db, viewer.id, input.cart_id);
   return data({ message: "cart.moved" as const, count, code: null });
@@ -192,6 +203,18 @@ export default function CartPage() {
               {t("cart.buySelected")}
             </button>
           </div>
+          {signedIn ? null : (
+            <fieldset className="cart-business">
+              <legend>{t("cart.business.title")}</legend>
+              <p className="muted">{t("cart.business.lead")}</p>
+              <button type="submit" name="intent" value="request" className="button button-ghost" disabled={busy}>
+                {t("cart.business.request")}
+              </button>
+              <button type="submit" name="intent" value="direct" className="button button-ghost" disabled={busy}>
+                {t("cart.business.direct")}
+              </button>
+            </fieldset>
+          )}
           <ul className="cart-lines">
             {cart.lines.map((line) => (
               <li key={line.cartId} className="cart-line">

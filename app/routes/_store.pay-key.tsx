@@ -6,7 +6,7 @@ import { RequestSteps } from "../components/request-steps";
 import { useTranslation } from "../i18n/react";
 import { MarketError } from "../market/errors";
 import { lookupBusinessKey } from "../market/requests/lookup.server";
-import { keyLookupSchema } from "../utils/input.server";
+import { fieldErrors, keyLookupSchema } from "../utils/input.server";
 import { pageSeo } from "../utils/page.server";
 import { requirePay, savePay } from "../utils/pay-session.server";
 import { withRetryAfter } from "../utils/rate-limit.server";
@@ -38,8 +38,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const values = { serial: String(form.serial ?? ""), email: String(form.email ?? "") };
   const parsed = keyLookupSchema.safeParse(form);
   if (!parsed.success) {
-    const errors = Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));
-    return data({ errors, values, failure: null }, { status: 400 });
+    return data({ errors: fieldErrors(parsed.error), values, failure: null }, { status: 400 });
   }
   try {
     const key = await lookupBusinessKey(context.db, { ...parsed.data, ip: context.clientIp });

@@ -15,8 +15,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { viewer, cartCount, staleGt } = await readHeader(request, context);
   const headers = new Headers();
   if (staleGt) headers.append("Set-Cookie", await shopCookies(context.env).gt.serialize("", { maxAge: 0 }));
-  // Order data belongs to a session: a visitor without one has none (spec section 4).
-  if (!viewer && (await readPay(request, context))) headers.append("Set-Cookie", await clearPay(context));
+  // Order data belongs to a session: a visitor without one has none (spec section 4), except a key-only user's
+  // purchase request or direct purchase, which needs no login.
+  const pay = viewer ? null : await readPay(request, context);
+  if (pay && pay.data.flow !== "direct" && pay.data.flow !== "request") headers.append("Set-Cookie", await clearPay(context));
   return data({ viewer, cartCount }, { headers });
 }
 

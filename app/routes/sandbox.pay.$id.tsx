@@ -7,12 +7,13 @@ import { formatMoney } from "../market/money";
 import { isBuyerOfPayment } from "../market/orders/orders.server";
 import { seoulText } from "../utils/dates";
 import { pageSeo } from "../utils/page.server";
+import { readPay } from "../utils/pay-session.server";
 import { seoMeta } from "../utils/seo";
 import { readShopper } from "../utils/shopper.server";
 
 /**
  * The sandbox and the payment, for the order's own buyer only: the signed-in member who placed it, or for an order
- * placed with a licence key the licence named by the `license_id` and `hw_info` headers. Anyone else, an unknown
+ * placed with a licence key the licence named by the `license_id` and `hw_info` headers or found by the checkout. Anyone else, an unknown
  * payment, and the live gateways (PAYMENT_GATEWAY=live) get 404.
  */
 async function buyersPayment(request: Request, id: string, context: AppLoadContext) {
@@ -20,12 +21,15 @@ async function buyersPayment(request: Request, id: string, context: AppLoadConte
   if (!sandbox) throw data(null, { status: 404 });
   const serial = request.headers.get("license_id")?.trim();
   const hwInfo = request.headers.get("hw_info")?.trim();
-  const [payment, { viewer }, license] = await Promise.all([
+  const [payment, { viewer }, license, pay] = await Promise.all([
     sandbox.find(id),
     readShopper(request, context),
     serial && hwInfo ? identifyLicense(context.db, serial, hwInfo) : null,
+    readPay(request, context),
   ]);
-  const asker = { userId: viewer?.id ?? null, licenseId: license?.id ?? null };
+  // A direct purchase by key on the website: the key its checkout looked up (the signed pay session) speaks for it.
+  const keyOfCheckout = pay?.data.flow === "direct" ? (pay.data.keyLicenseId ?? null) : null;
+  const asker = { userId: viewer?.id ?? null, licenseId: license?.id ?? keyOfCheckout };
   if (!payment || !(await isBuyerOfPayment(context.db, sandbox.name, payment.id, asker))) throw data(null, { status: 404 });
   return { sandbox, payment };
 }

@@ -37,6 +37,9 @@ export const cartActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("remove"), cart_id: idList(), pass_line: idList() }),
   z.object({ intent: z.literal("favorite"), cart_id: idList() }),
   z.object({ intent: z.literal("buy"), cart_id: idList(), pass_line: idList() }),
+  /** A key-only user: ask the business representative to pay (request), or buy with the key (direct). */
+  z.object({ intent: z.literal("request"), cart_id: idList() }),
+  z.object({ intent: z.literal("direct"), cart_id: idList() }),
   z.object({
     intent: z.literal("addPass"),
     pass: z.coerce.number().int().positive(),
@@ -81,3 +84,10 @@ export const requestFormSchema = z.object({
   request_email: z.string().trim().min(1, "request.error.emailRequired").max(254).email("request.error.emailInvalid"),
   message: z.string().trim().min(1, "request.error.messageRequired").max(100, "request.error.messageTooLong"),
 });
+
+/** A form's errors by field: the first message of each (a blank field says it is required, not that it is invalid). */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) out[String(issue.path[0])] ??= issue.message;
+  return out;
+}

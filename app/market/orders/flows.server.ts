@@ -69,12 +69,11 @@ export async function flowQuote(
   currency: PayCurrency,
   locale: Locale,
 ): Promise<{ quote: CheckoutQuote; coupon: Coupon | null }> {
-  if (state.flow === "direct") {
-    need(state.keyLicenseId, "LICENSE_REQUIRED");
-    return { quote: await quoteCheckout(db, { userType: 2 }, state.items, currency, locale), coupon: null };
-  }
+  // A direct purchase is priced before its key is looked up (step 1); placing it needs the key.
+  if (state.flow === "direct") return { quote: await quoteCheckout(db, { userType: 2 }, state.items, currency, locale), coupon: null };
   const member = need(payer, "UNAUTHORIZED");
-  if (state.flow === "pay_requests") return { quote: await quoteRequests(db, member.id, state.requestIds ?? [], currency, locale), coupon: null };
+  if (state.flow === "pay_requests")
+    return { quote: await quoteRequests(db, member.id, state.requestIds ?? [], currency, locale), coupon: null };
   // A coupon applied earlier that no longer holds (the promotion ended, used elsewhere) simply drops off.
   const coupon = state.coupon ? await usableCoupon(db, member.id, state.coupon).catch(() => null) : null;
   return { quote: await quoteCheckout(db, member, state.items, currency, locale, coupon?.percent ?? 0), coupon };

@@ -453,11 +453,7 @@ export async function settlePayment(db: DB, gateway: PaymentGateway, payment: Ga
       ["pending"],
     );
     // A virtual account issued for an attempt already closed (superseded) is closed too: no deposit can land on it.
-    if (
-      !issued &&
-      (await statusNow()) === "failed"
-    )
-      await gateway.closeVirtualAccount(payment.gatewayPaymentId).catch(() => {});
+    if (!issued && (await statusNow()) === "failed") await gateway.closeVirtualAccount(payment.gatewayPaymentId).catch(() => {});
   } else if (payment.status === "failed") {
     if (await move({ status: "failed", failure_message: payment.failure?.reason ?? "failed" }, ["pending"]))
       await releaseCoupon(db, order.id);

@@ -1,0 +1,158 @@
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useId } from "react";
+import { OrderSummary } from "../components/pay";
+import { RequestSteps } from "../components/request-steps";
+import { useTranslation } from "../i18n/react";
+import { MarketError } from "../market/errors";
+import { currencyFor } from "../market/money";
+import { quoteCheckout } from "../market/orders/checkout.server";
+import { businessKeyById } from "../market/requests/lookup.server";
+import { createPurchaseRequest } from "../market/requests/requests.server";
+import { PURCHASE_REQUEST_MESSAGE_MAX } from "../market/requests/rules";
+import { fieldErrors, requestFormSchema } from "../utils/input.server";
+import { publicOrigin } from "../utils/origin.server";
+import { pageSeo } from "../utils/page.server";
+import { requirePay, savePay } from "../utils/pay-session.server";
+import { withRetryAfter } from "../utils/rate-limit.server";
+import { seoMeta } from "../utils/seo";
+
+export const headers = withRetryAfter;
+
+/** The request being written: items chosen in the cart and a business key found on /pay-key. */
+async function requestInProgress(request: Request, context: LoaderFunctionArgs["context"]) {
+  const pay = await requirePay(request, context);
+  if (pay.data.flow !== "request") throw redirect("/pay01");
+  if (!pay.data.keyLicenseId) throw redirect("/pay-key");
+  if (pay.data.requestId) throw redirect("/requestComp");
+  const key = await businessKeyById(context.db, pay.data.keyLicenseId);
+  return { pay, key };
+}
+
+/**
+ * Step 2 of the purchase request (spec sections 2 and 5): the items with their prices and total, the requester's
+ * e-mail (required, valid) and a message of up to 100 characters naming the company and the requester. Works
+ * without JavaScript and keeps what was typed on error.
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { pay, key } = await requestInProgress(request, context);
+  const quote = await quoteCheckout(context.db, { userType: 2 }, pay.items, currencyFor(context.locale), context.locale).catch((error) => {
+    if (error instanceof MarketError) return error.code;
+    throw error;
+  });
+  return {
+    quote: typeof quote === "string" ? null : quote,
+    error: typeof quote === "string" ? quote : null,
+    key: { serial: key.serial, organization: key.organization, email: key.email },
+    locale: context.locale,
+    seo: await pageSeo(request, context, { titleKey: "request.title" }),
+  };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { pay, key } = await requestInProgress(request, context);
+  const form = Object.fromEntries(await request.formData());
+  const values = { request_email: String(form.request_email ?? ""), message: String(form.message ?? "") };
+  const parsed = requestFormSchema.safeParse(form);
+  if (!parsed.success) {
+    return data({ errors: fieldErrors(parsed.error), values, failure: null }, { status: 400 });
+  }
+  try {
+    const made = await createPurchaseRequest(context.db, {
+      key,
+      requestEmail: parsed.data.request_email,
+      message: parsed.data.message,
+      contentIds: pay.items.flatMap((i) => (i.kind === "content" ? [i.id] : [])),
+      locale: context.locale,
+      origin: publicOrigin(request, context),
+      ip: context.clientIp,
+    });
+    const cookie = await savePay(context, pay, { requestId: made.id, quotePath: made.quotePath });
+    return redirect("/requestComp", { headers: { "Set-Cookie": cookie } });
+  } catch (error) {
+    if (!(error instanceof MarketError)) throw error;
+    return data({ errors: {}, values, failure: error.code }, { status: error.status });
+  }
+}
+
+export default function RequestForm() {
+  const { quote, error, key, locale } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const { t } = useTranslation();
+  const id = useId();
+  const errors: Record<string, string> = result?.errors ?? {};
+  return (
+    <section className="pay-page">
+      <h1>{t("request.title")}</h1>
+      <RequestSteps current={2} />
+      <p className="notice-box" role="note">
+        {t("request.toRepresentative", { serial: key.serial, organization: key.organization ?? "" })}
+      </p>
+      {error || !quote ? (
+        <p className="notice-box error" role="alert">
+          {t(`pay.error.${error ?? "CHECKOUT_EMPTY"}`)}
+        </p>
+      ) : (
+        <OrderSummary
+          lines={quote.lines.map((l) => ({ ...l, key: `${l.kind}-${l.refId}` }))}
+          totals={quote.totals}
+          currency={quote.currency}
+          locale={locale}
+        />
+      )}
+      <Form method="post" className="pay-form" aria-describedby={`${id}-failure`}>
+        <label htmlFor={`${id}-email`} className="field-label">
+          {t("request.requesterEmail")}
+        </label>
+        <input
+          id={`${id}-email`}
+          name="request_email"
+          type="email"
+          required
+          maxLength={254}
+          autoComplete="email"
+          defaultValue={result?.values.request_email ?? ""}
+          aria-invalid={errors.request_email ? true : undefined}
+          aria-describedby={`${id}-email-error`}
+        />
+        <p id={`${id}-email-error`} className="field-error" role="alert">
+          {errors.request_email ? t(errors.request_email) : ""}
+        </p>
+        <label htmlFor={`${id}-message`} className="field-label">
+          {t("request.message")}
+        </label>
+        <textarea
+          id={`${id}-message`}
+          name="message"
+          required
+          maxLength={PURCHASE_REQUEST_MESSAGE_MAX}
+          rows={3}
+          placeholder={t("request.messageHint")}
+          defaultValue={result?.values.message ?? ""}
+          aria-invalid={errors.message ? true : undefined}
+          aria-describedby={`${id}-message-hint ${id}-message-error`}
+        />
+        <small id={`${id}-message-hint`} className="muted">
+          {t("request.messageHint")}
+        </small>
+        <p id={`${id}-message-error`} className="field-error" role="alert">
+          {errors.message ? t(errors.message) : ""}
+        </p>
+        <p id={`${id}-failure`} className="field-error" role="alert">
+          {result?.failure ? t(`pay.error.${result.failure}`) : ""}
+        </p>
+        <p className="pay-actions">
+          <Link to="/pay-key" className="button button-ghost">
+            {t("pay.back")}
+          </Link>
+          <button type="submit" className="button" disabled={navigation.state === "submitting" || !quote}>
+            {t("request.send")}
+          </button>
+        </p>
+      </Form>
+    </section>
+  );
+}
