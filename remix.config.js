@@ -21,6 +21,7 @@ export default {
         route("download", "embedded/download.tsx", { id: "embedded-download" });
         route("download/start", "embedded/download-start.tsx", { id: "embedded-download-start" });
         route("benefit", "embedded/benefit.tsx", { id: "embedded-benefit" });
+        route("request", "embedded/request.tsx", { id: "embedded-request" });
       });
     });
   },

@@ -22,7 +22,7 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
 export default function EmbeddedLayout() {
-  const { state } = useLoaderData<typeof loader>();
+  const { state, license } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   return (
     <div className="embedded">
@@ -44,6 +44,11 @@ export default function EmbeddedLayout() {
                 <li>
                   <NavLink to="/mypage/sw/benefit">{t("embedded.benefit")}</NavLink>
                 </li>
+                {license?.ownerKind === "b2bg" ? (
+                  <li>
+                    <NavLink to="/mypage/sw/request">{t("embedded.request")}</NavLink>
+                  </li>
+                ) : null}
               </ul>
             </nav>
             <Outlet />

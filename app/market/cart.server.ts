@@ -210,6 +210,9 @@ export interface CartView {
   total: number;
 }
 
+/** A cart line that can be bought: active, paid content. */
+export const isPayable = (line: { discontinued: boolean; priceType: string }) => !line.discontinued && line.priceType === "paid";
+
 export async function listCart(db: DB, owner: CartOwner, locale: Locale, type?: ContentsType, now = new Date()): Promise<CartView> {
   const counts: Record<ContentsType, number> = { video: 0, icon: 0, audio: 0, font: 0, package: 0 };
   if (!owner.userId && !owner.ngt) return { lines: [], counts, amount: 0, vat: 0, total: 0 };
@@ -228,7 +231,7 @@ export async function listCart(db: DB, owner: CartOwner, locale: Locale, type?: 
   const all = rows.map((r) => ({ ...toCard(r, locale), cartId: r.cart_id, addedAt: r.added_at }));
   for (const l of all) counts[l.type]++;
   const lines = type ? all.filter((l) => l.type === type) : all;
-  const payable = lines.filter((l) => !l.discontinued && l.priceType === "paid");
+  const payable = lines.filter(isPayable);
   const amount = payable.reduce((n, l) => n + l.price, 0);
   const vat = payable.reduce((n, l) => n + vatOf(l.price), 0);
   return { lines, counts, amount, vat, total: amount + vat };

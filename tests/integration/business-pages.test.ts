@@ -176,6 +176,44 @@ describe(`key-only users' pages on ${ENGINE}`, () => {
     expect(history).toContain(orderNo);
   });
 
+  it("in the editor's webview the key comes from its headers: the cart's items are requested without typing the key", async () => {
+    const v = visitor("en");
+    const items = take(2);
+    const lines = await fill(v, items);
+    const editor = { license_id: DEMO_REQUESTS.secondKey.serial, hw_info: DEMO_REQUESTS.secondKey.hw_info };
+    const sw = async (form?: Record<string, string | string[]>) => {
+      const body = new URLSearchParams();
+      for (const [k, x] of Object.entries(form ?? {})) for (const y of Array.isArray(x) ? x : [x]) body.append(k, y);
+      return call("/mypage/sw/request", {
+        method: form ? "POST" : "GET",
+        body: form ? body : undefined,
+        headers: { ...editor, cookie: v.jar.header, ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
+      });
+    };
+    const page = await text(await sw());
+    expect(page).toContain("Items to request");
+    expect(page).not.toContain('name="serial"');
+    const bad = await sw({ cart_id: lines, request_email: "lee@studio", message: "Studio, Lee" });
+    expect(bad.status).toBe(400);
+    expect(await text(bad)).toContain("Enter a valid email address");
+    const sent = await text(await sw({ cart_id: lines.slice(0, 1), request_email: "lee@studio.example", message: "Studio, Lee" }));
+    const no = /REQ-\d{8}-[0-9A-F]{8}/.exec(sent)?.[0];
+    expect(no).toBeTruthy();
+    const row = await db
+      .selectFrom("purchase_requests")
+      .selectAll()
+      .where("request_no", "=", no as string)
+      .executeTakeFirstOrThrow();
+    const key = await db.selectFrom("licenses").select("id").where("serial", "=", DEMO_REQUESTS.secondKey.serial).executeTakeFirstOrThrow();
+    expect(row.license_id).toBe(key.id);
+    expect(await db.selectFrom("purchase_request_items").select("content_id").where("request_id", "=", row.id).execute()).toHaveLength(1);
+    // An individual member's editor has no one to ask.
+    const individual = await call("/mypage/sw/request", {
+      headers: { license_id: DEMO.licenses.individual.serial, hw_info: DEMO.licenses.individual.hw_info },
+    });
+    expect(await text(individual)).toContain("This license key is for individual members or non-members. Please check again.");
+  });
+
   it("without a checkout the business pages say the session expired", async () => {
     const v = visitor();
     for (const path of ["/pay-key", "/request", "/requestComp"]) expect(location(await v.go(path))).toBe("/?notice=session-expired");
