@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import type { DB } from "../../db/db.server";
 import type { Locale } from "../../i18n/config";
+import { fixedT } from "../../i18n/i18n.server";
 import {
   type GatewayPayment,
   isGatewayError,
@@ -16,6 +17,8 @@ import {
 } from "../../integrations/payments/gateway";
 import type { Gateways } from "../../integrations/payments/index.server";
 import { MarketError } from "../errors";
+import { queueMail } from "../mail.server";
+import { type Currency, formatMoney } from "../money";
 import type { BusinessKey } from "../requests/lookup.server";
 import { claimRequests, quoteRequests, RequestClaimLost } from "../requests/payment.server";
 import { reconcileCancellations } from "./cancel.server";
@@ -380,6 +383,20 @@ export async function settlePayment(db: DB, gateway: PaymentGateway, payment: Ga
         if (Number(claimed.numUpdatedRows) !== 1) return;
         // A purchase request is paid once: another order that paid it first makes this one fail (rolled back here).
         if (order.purchase_category === "request") await claimRequests(trx, order, paidAt);
+        // A direct purchase has no account to look at: the receipt goes to the key's licensing e-mail.
+        if (order.purchase_category === "direct" && order.buyer_email) {
+          const t = fixedT(order.currency === "KRW" ? "ko" : "en");
+          await queueMail(trx, {
+            to: order.buyer_email,
+            subject: t("mail.receipt.subject", { orderNo: order.order_no }),
+            text: t("mail.receipt.body", {
+              orderNo: order.order_no,
+              name: order.order_name ?? "",
+              total: formatMoney(order.total, order.currency as Currency, order.currency === "KRW" ? "ko" : "en"),
+            }),
+            now: new Date(paidAt),
+          });
+        }
         const items = await trx.selectFrom("order_items").selectAll().where("order_id", "=", order.id).execute();
         await trx
           .updateTable("order_items")

@@ -7,7 +7,9 @@ import type { Kysely, Transaction } from "kysely";
 import type { DB } from "../../db/db.server";
 import type { Database } from "../../db/schema";
 import type { Locale } from "../../i18n/config";
+import { fixedT } from "../../i18n/i18n.server";
 import { MarketError } from "../errors";
+import { queueMail } from "../mail.server";
 import type { CheckoutLine, CheckoutQuote } from "../orders/checkout.server";
 import { priceOrder } from "../orders/pricing";
 import { USE_PERIOD_DAYS } from "../rules";
@@ -136,4 +138,23 @@ export async function claimRequests(
     .where("expires_at", ">", order.created_at)
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== links.length) throw new RequestClaimLost();
+  // Each requester hears that their request was paid and the items are ready in the editor.
+  const paid = await trx
+    .selectFrom("purchase_requests")
+    .select(["request_no", "request_email", "language"])
+    .where(
+      "id",
+      "in",
+      links.map((l) => l.request_id),
+    )
+    .execute();
+  for (const r of paid) {
+    const t = fixedT(r.language === "en" ? "en" : "ko");
+    await queueMail(trx, {
+      to: r.request_email,
+      subject: t("mail.request.paidSubject", { requestNo: r.request_no }),
+      text: t("mail.request.paidBody", { requestNo: r.request_no }),
+      now: new Date(paidAt),
+    });
+  }
 }
