@@ -51,9 +51,10 @@ export function SiteHeader({ locale, cartCount, viewer }: HeaderProps) {
             <>
               <Link to="/mypage/home">{t("header.hello", { name: viewer.nickname })}</Link>
               {typeof viewer.requestCount === "number" ? (
-                <span className="header-requests" data-testid="request-count">
-                  {t("header.requests", { count: viewer.requestCount })}
-                </span>
+                // Loaded only for business representatives (user_type 2): their purchase request management.
+                <Link to="/mypage/purchase" className="header-requests">
+                  <span data-testid="request-count">{t("header.requests", { count: viewer.requestCount })}</span>
+                </Link>
               ) : null}
               <Form method="post" action="/logout" onSubmit={clearSessionFlag}>
                 <button type="submit" className="link-button">

@@ -64,6 +64,12 @@ export const cancelOrderSchema = z.object({
   holder: z.string().trim().max(40).optional(),
 });
 
+/** The representative's purchase request forms (/mypage/purchase and its detail): pay or delete the chosen requests. */
+export const purchaseRequestsActionSchema = z.object({
+  intent: z.enum(["pay", "delete"]),
+  request: idList().pipe(z.array(z.number()).min(1, "purchase.nothingSelected")),
+});
+
 /**
  * A page number from the address: 1 when missing or unreadable, never past `max` (a number too large for the
  * database, such as ?page=99999999999999999999, is a client's mistake, not a server error).

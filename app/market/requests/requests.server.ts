@@ -9,14 +9,16 @@ import type { DB } from "../../db/db.server";
 import type { Database } from "../../db/schema";
 import type { Locale } from "../../i18n/config";
 import { fixedT } from "../../i18n/i18n.server";
+import { seoulText } from "../../utils/dates";
 import { MarketError } from "../errors";
 import { queueMail } from "../mail.server";
-import { currencyFor } from "../money";
+import { type Currency, currencyFor, formatMoney } from "../money";
 import { priceOrder } from "../orders/pricing";
 import { enforce, RULES } from "../rate-limits.server";
-import { MAX_REQUEST_ITEMS } from "../rules";
+import { MAX_REQUEST_ITEMS, PAGE_SIZE } from "../rules";
 import type { BusinessKey } from "./lookup.server";
-import { payableUnit, type RequestState, requestDeadline, requestState } from "./rules";
+import { quoteRequests } from "./payment.server";
+import { payableUnit, REQUEST_STATES, type RequestState, requestDeadline, requestState } from "./rules";
 
 /** Purchase requests waiting for a representative (spec section 3: "request count is loaded" for user_type 2). */
 export async function countOpenRequests(db: DB, ownerUserId: number, now = new Date()): Promise<number> {
@@ -449,4 +451,111 @@ export async function contentIdsOfCodes(db: DB, codes: readonly string[]): Promi
   if (rows.length !== unique.length) throw new MarketError("CONTENT_NOT_FOUND", 404, "No item with this code");
   const byCode = new Map(rows.map((r) => [r.code, r.id]));
   return unique.map((c) => byCode.get(c) as number);
+}
+
+/*
+ * The representative's pages (/mypage/purchase and /mypage/purchase/{id}), added with them: the list read from the
+ * page's address (Asia/Seoul days, 20 a page, a state) with dates and totals spelled on the server, and the check
+ * that selected requests can be paid, in the requests' own currency.
+ */
+
+const seoulDay = /^\d{4}-\d{2}-\d{2}$/;
+/** A real calendar day (YYYY-MM-DD) from an address, or "" (2026-02-31 is not one). */
+const dayParam = (raw: string | null) =>
+  raw && seoulDay.test(raw) && new Date(`${raw}T00:00:00Z`).toISOString().slice(0, 10) === raw ? raw : "";
+
+export interface RequestListRow {
+  id: number;
+  requestNo: string;
+  date: string;
+  email: string;
+  serial: string;
+  alias: string | null;
+  contents: string;
+  quantity: number;
+  /** The request's total with VAT, in the request's currency. */
+  total: string;
+  state: RequestState;
+}
+
+export interface RequestListPage {
+  rows: RequestListRow[];
+  totalCount: number;
+  page: number;
+  pages: number;
+  /** The state asked for, "" for all. */
+  state: RequestState | "";
+  from: string;
+  to: string;
+}
+
+/**
+ * One page of the representative's requests from the page's query: `state` (waiting, expired, paid; anything else
+ * is all), `from`/`to` Asia/Seoul days (from 00:00 of `from` to the end of `to`), `page` (PAGE_SIZE.requests a page).
+ */
+export async function requestListPage(
+  db: DB,
+  ownerUserId: number,
+  params: URLSearchParams,
+  locale: Locale,
+  now = new Date(),
+): Promise<RequestListPage> {
+  const asked = params.get("state");
+  const state = REQUEST_STATES.find((s) => s === asked) ?? "";
+  const from = dayParam(params.get("from"));
+  const to = dayParam(params.get("to"));
+  const n = Number(params.get("page"));
+  const page = Number.isInteger(n) && n >= 1 && n <= 10_000 ? n : 1;
+  const result = await listRequests(
+    db,
+    ownerUserId,
+    {
+      offset: (page - 1) * PAGE_SIZE.requests,
+      limit: PAGE_SIZE.requests,
+      state: state || undefined,
+      from: from ? new Date(`${from}T00:00:00+09:00`).toISOString() : undefined,
+      to: to ? new Date(Date.parse(`${to}T00:00:00+09:00`) + 86_400_000).toISOString() : undefined,
+    },
+    locale,
+    now,
+  );
+  return {
+    rows: result.list.map((r) => ({
+      id: r.id,
+      requestNo: r.request_no,
+      date: seoulText(r.created_at, locale, "date"),
+      email: r.request_email,
+      serial: r.license_id,
+      alias: r.license_alias,
+      contents: r.contents,
+      quantity: r.quantity,
+      total: formatMoney(r.total, r.currency, locale),
+      state: r.state,
+    })),
+    totalCount: result.total_count,
+    page,
+    pages: Math.max(1, Math.ceil(result.total_count / PAGE_SIZE.requests)),
+    state,
+    from,
+    to,
+  };
+}
+
+/**
+ * Whether the representative can pay these requests together now, as quoteRequests decides (waiting, one key, one
+ * currency), checked in the requests' own currency: a request is paid in the currency it was quoted in, so the
+ * first request's currency is the one asked for. Throws the MarketError quoteRequests throws.
+ */
+export async function checkRequestsPayable(db: DB, ownerUserId: number, requestIds: readonly number[], locale: Locale, now = new Date()) {
+  const first = requestIds.length
+    ? await db
+        .selectFrom("purchase_requests")
+        .select("currency")
+        .where("owner_user_id", "=", ownerUserId)
+        .where("id", "=", requestIds[0])
+        .where("deleted_at", "is", null)
+        .executeTakeFirst()
+    : undefined;
+  if (!first) throw new MarketError("REQUEST_NOT_FOUND", 404, "No such purchase request");
+  return quoteRequests(db, ownerUserId, requestIds, first.currency as Currency, locale, now);
 }

@@ -1,0 +1,191 @@
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useRef } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { Pagination } from "../components/pagination";
+import { useTranslation } from "../i18n/react";
+import { deleteRequests, requestListPage } from "../market/requests/requests.server";
+import { REQUEST_STATES } from "../market/requests/rules";
+import { requireViewer } from "../utils/auth.server";
+import { purchaseRequestsActionSchema } from "../utils/input.server";
+import { pageSeo } from "../utils/page.server";
+import { isRepresentative, payRequests } from "../utils/representative.server";
+import { seoMeta } from "../utils/seo";
+
+/**
+ * /mypage/purchase: the business representative's purchase requests (spec: my page > purchase request management),
+ * filtered by state and request date, 20 to a page; pay or delete the chosen ones. Other accounts are told the page
+ * is for business representatives.
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const viewer = await requireViewer(request, context);
+  const url = new URL(request.url);
+  const seo = await pageSeo(request, context, { titleKey: "purchase.title" });
+  if (!isRepresentative(viewer)) return data({ list: null, deleted: 0, seo }, { status: 403 });
+  const list = await requestListPage(context.db, viewer.id, url.searchParams, context.locale);
+  // The detail page's Delete comes back here with how many it removed.
+  const deleted = Math.min(100, Math.max(0, Number.parseInt(url.searchParams.get("deleted") ?? "0", 10) || 0));
+  return data({ list, deleted, seo });
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const viewer = await requireViewer(request, context);
+  if (!isRepresentative(viewer))
+    return data({ ok: false as const, message: "purchase.businessOnly", count: 0, selected: [] as number[] }, { status: 403 });
+  const form = await request.formData();
+  const parsed = purchaseRequestsActionSchema.safeParse({ intent: form.get("intent"), request: form.getAll("request") });
+  if (!parsed.success)
+    return data({ ok: false as const, message: "purchase.nothingSelected", count: 0, selected: [] as number[] }, { status: 400 });
+  const { intent, request: ids } = parsed.data;
+  if (intent === "delete") {
+    const count = await deleteRequests(context.db, viewer.id, ids);
+    return data({ ok: true as const, message: "purchase.deleted", count, selected: [] as number[] });
+  }
+  const started = await payRequests(context, viewer.id, ids);
+  if (started instanceof Response) return started;
+  return data({ ok: false as const, message: started.error, count: 0, selected: ids }, { status: started.status });
+}
+
+export default function PurchaseRequestsPage() {
+  const { list, deleted } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const hydrated = useHydrated();
+  const formRef = useRef<HTMLFormElement>(null);
+  const { t } = useTranslation();
+  if (!list) {
+    return (
+      <section className="message-page">
+        <h1>{t("purchase.title")}</h1>
+        <p>{t("purchase.businessOnly")}</p>
+        <Link to="/mypage/home" className="button">
+          {t("purchase.toMyPage")}
+        </Link>
+      </section>
+    );
+  }
+  const { rows, totalCount, page, pages, state, from, to } = list;
+  const query = (extra: Record<string, string> = {}) =>
+    new URLSearchParams({ ...(state ? { state } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}), ...extra });
+  const pageHref = (n: number) => `?${query({ page: String(n) })}`;
+  const busy = navigation.state === "submitting";
+  const done = result?.ok
+    ? t(result.message, { count: result.count })
+    : !result && deleted
+      ? t("purchase.deleted", { count: deleted })
+      : "";
+  const selected = new Set(result?.selected ?? []);
+  const selectAll = (checked: boolean) => {
+    for (const box of formRef.current?.querySelectorAll<HTMLInputElement>('input[name="request"]') ?? []) box.checked = checked;
+  };
+  return (
+    <section className="request-page">
+      <h1>{t("purchase.title")}</h1>
+      <p className="muted">{t("purchase.lead")}</p>
+      <Form method="get" className="filter-row">
+        <label>
+          {t("purchase.filterState")}{" "}
+          <select name="state" defaultValue={state}>
+            <option value="">{t("purchase.stateAll")}</option>
+            {REQUEST_STATES.map((s) => (
+              <option key={s} value={s}>
+                {t(`purchase.state.${s}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t("purchase.from")} <input type="date" name="from" defaultValue={from} />
+        </label>
+        <label>
+          {t("purchase.to")} <input type="date" name="to" defaultValue={to} />
+        </label>
+        <button type="submit" className="button button-ghost">
+          {t("purchase.search")}
+        </button>
+      </Form>
+      <p className="muted">{t("purchase.count", { count: totalCount })}</p>
+      <div role="status" aria-live="polite" className="form-result">
+        {done}
+      </div>
+      <p className="field-error" role="alert">
+        {result && !result.ok ? t(result.message) : ""}
+      </p>
+      {rows.length === 0 ? (
+        <p>{t("purchase.empty")}</p>
+      ) : (
+        <Form method="post" ref={formRef}>
+          <div className="cart-toolbar">
+            <button type="submit" name="intent" value="pay" className="button" disabled={busy}>
+              {t("purchase.paySelected")}
+            </button>
+            <button type="submit" name="intent" value="delete" className="button button-ghost" disabled={busy}>
+              {t("purchase.deleteSelected")}
+            </button>
+            <span className="muted">{t("purchase.deleteNote")}</span>
+          </div>
+          <div className="table-scroll">
+            <table className="data-table request-table request-list">
+              <caption className="visually-hidden">{t("purchase.title")}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">
+                    {hydrated ? (
+                      <input type="checkbox" aria-label={t("purchase.selectAll")} onChange={(e) => selectAll(e.currentTarget.checked)} />
+                    ) : (
+                      <span className="visually-hidden">{t("purchase.select")}</span>
+                    )}
+                  </th>
+                  <th scope="col">{t("purchase.date")}</th>
+                  <th scope="col">{t("purchase.number")}</th>
+                  <th scope="col">{t("purchase.email")}</th>
+                  <th scope="col">{t("purchase.key")}</th>
+                  <th scope="col">{t("purchase.contents")}</th>
+                  <th scope="col">{t("purchase.quantity")}</th>
+                  <th scope="col">{t("purchase.total")}</th>
+                  <th scope="col">{t("purchase.status")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((r) => (
+                  <tr key={r.id}>
+                    <td>
+                      <input
+                        type="checkbox"
+                        name="request"
+                        value={r.id}
+                        defaultChecked={selected.has(r.id)}
+                        aria-label={t("purchase.selectRow", { number: r.requestNo })}
+                      />
+                    </td>
+                    <td className="nowrap">{r.date}</td>
+                    <td className="nowrap">
+                      <Link to={`/mypage/purchase/${r.id}`}>{r.requestNo}</Link>
+                    </td>
+                    <td>{r.email}</td>
+                    <td>
+                      <span className="nowrap">{r.serial}</span>
+                      {r.alias ? (
+                        <>
+                          <br />
+                          <small className="muted">{r.alias}</small>
+                        </>
+                      ) : null}
+                    </td>
+                    <td>{r.contents}</td>
+                    <td>{r.quantity}</td>
+                    <td className="nowrap">{r.total}</td>
+                    <td className={`request-state is-${r.state}`}>{t(`purchase.state.${r.state}`)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </Form>
+      )}
+      <Pagination page={page} pages={pages} href={pageHref} />
+    </section>
+  );
+}
