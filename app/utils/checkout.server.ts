@@ -2,7 +2,7 @@ import { type AppLoadContext, redirect } from "@remix-run/node";
 import type { FlowState } from "../market/orders/flows.server";
 import type { Viewer } from "../market/users/session.server";
 import { requireViewer } from "./auth.server";
-import { type PayState, requirePay } from "./pay-session.server";
+import { type PayState, readPay, requirePay } from "./pay-session.server";
 
 export interface Checkout {
   pay: PayState;
@@ -16,6 +16,8 @@ export interface Checkout {
  * a signed-in member except for a direct purchase by key. A purchase request being written has its own pages.
  */
 export async function readCheckout(request: Request, context: AppLoadContext): Promise<Checkout> {
+  // With no checkout, a visitor is first asked to sign in (checkouts without a login start from the cart).
+  if (!(await readPay(request, context))) await requireViewer(request, context);
   const pay = await requirePay(request, context);
   const d = pay.data;
   if (d.flow === "request") throw redirect(d.keyLicenseId ? "/request" : "/pay02");
