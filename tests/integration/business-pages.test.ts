@@ -214,6 +214,47 @@ describe(`key-only users' pages on ${ENGINE}`, () => {
     expect(await text(individual)).toContain("This license key is for individual members or non-members. Please check again.");
   });
 
+  it("the representative pays a request through the payment steps; the requester's key holds the items; paying again is refused", async () => {
+    const v = visitor("ko");
+    const login = await v.go("/login", { email: DEMO.business.email, password: DEMO.password });
+    expect(login.status).toBe(302);
+    const waiting = await db
+      .selectFrom("purchase_requests")
+      .select(["id", "license_id", "total"])
+      .where("request_no", "=", "REQ-DEMO-0001")
+      .executeTakeFirstOrThrow();
+    const start = await v.go("/mypage/purchase", { intent: "pay", request: String(waiting.id) });
+    expect(location(start)).toBe("/pay01");
+    const step1 = await text(await v.go("/pay01"));
+    expect(step1).not.toContain('name="code"');
+    expect(location(await v.go("/pay02"))).toBe("/pay03");
+    const methods = await text(await v.go("/pay03"));
+    expect(methods).toContain('value="card"');
+    expect(methods).not.toContain('value="paypal"');
+    expect((await v.go("/pay03", { method: "paypal", agreeTerms: "on", agreePaid: "on" })).status).toBe(400);
+    const pay = await v.go("/pay03", { method: "card", agreeTerms: "on", agreePaid: "on" });
+    const hosted = location(pay);
+    expect(hosted).toMatch(/^\/sandbox\/pay\/MKT-/);
+    const orderNo = decodeURIComponent(hosted.split("/").pop() as string);
+    expect(location(await v.go(location(await v.go(hosted, { action: "approve" }))))).toBe("/payComp");
+    expect(await text(await v.go("/payComp"))).toContain(orderNo);
+    const order = await db.selectFrom("orders").selectAll().where("order_no", "=", orderNo).executeTakeFirstOrThrow();
+    expect(order).toMatchObject({ status: "complete", purchase_category: "request", license_id: waiting.license_id, total: waiting.total });
+    const row = await db
+      .selectFrom("purchase_requests")
+      .select(["status", "order_id"])
+      .where("id", "=", waiting.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: "paid", order_id: order.id });
+    // The editor of the requester's key sees the payment.
+    const history = await text(
+      await call("/mypage/sw/pay", { headers: { license_id: DEMO.licenses.b2bg.serial, hw_info: DEMO.licenses.b2bg.hw_info } }),
+    );
+    expect(history).toContain(orderNo);
+    const again = await v.go("/mypage/purchase", { intent: "pay", request: String(waiting.id) });
+    expect(await text(again)).toMatch(/Payment is already completed for this request\.|이미 결제가 완료된 요청입니다\./);
+  });
+
   it("without a checkout the business pages say the session expired", async () => {
     const v = visitor();
     for (const path of ["/pay-key", "/request", "/requestComp"]) expect(location(await v.go(path))).toBe("/?notice=session-expired");
