@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { authRoutes } from "./auth.server";
 import { cartRoutes } from "./cart.server";
 import { catalogRoutes } from "./catalog.server";
 import { downloadRoutes } from "./downloads.server";
@@ -25,5 +26,6 @@ export const routes: ApiRoute[] = [
   ...userRoutes,
   ...orderRoutes,
   ...requestRoutes,
+  ...authRoutes,
   ...downloadRoutes,
 ];

@@ -310,6 +310,15 @@ export interface PurchaseRequestsTable {
   deleted_at: string | null;
 }
 
+export interface SignInHandoffsTable {
+  id: string; // random; the token carries it encrypted
+  user_id: number;
+  license_id: number;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
 export interface OrderRequestsTable {
   order_id: number;
   request_id: number;
@@ -486,6 +495,7 @@ export interface Database {
   settings: SettingsTable;
   mail_outbox: MailOutboxTable;
   order_requests: OrderRequestsTable;
+  sign_in_handoffs: SignInHandoffsTable;
   search_state: SearchStateTable;
   search_terms: SearchTermsTable;
   withdrawals: WithdrawalsTable;

@@ -12,6 +12,7 @@ import { sweepStaleAttachments } from "./support.server";
 export interface PurgeCounts {
   download_tokens: number;
   sessions: number;
+  sign_in_handoffs: number;
   carts: number;
   cart_passes: number;
 }
@@ -47,6 +48,16 @@ export async function purgeExpired(db: DB, now = new Date(), options: PurgeOptio
         db
           .deleteFrom("download_tokens")
           .where("id", "in", (eb) => eb.selectFrom("download_tokens").select("id").where("expires_at", "<=", at).limit(limit))
+          .executeTakeFirstOrThrow()
+          .then(deleted),
+      options,
+    ),
+    // The editor's sign-in hand-offs: redeemSignInHandOff refuses one once expires_at <= now.
+    sign_in_handoffs: await inBatches(
+      (limit) =>
+        db
+          .deleteFrom("sign_in_handoffs")
+          .where("id", "in", (eb) => eb.selectFrom("sign_in_handoffs").select("id").where("expires_at", "<=", at).limit(limit))
           .executeTakeFirstOrThrow()
           .then(deleted),
       options,

@@ -66,6 +66,8 @@ export const RULES = {
   /** Purchase requests (each mails the representative and the requester) from one address and for one key. */
   requestAddress: { bucket: "request:ip", limit: 20, windowMs: HOUR },
   requestKey: { bucket: "request:key", limit: 30, windowMs: DAY },
+  /** The editor's sign-in hand-off tokens asked from one address. */
+  handOffAddress: { bucket: "handoff:ip", limit: 60, windowMs: HOUR },
   mailAddress: { bucket: "mail:ip", limit: 10, windowMs: HOUR },
   mailAccount: { bucket: "mail:account", limit: 20, windowMs: DAY },
   mailRecipient: { bucket: "mail:to", limit: 5, windowMs: DAY },

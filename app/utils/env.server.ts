@@ -76,6 +76,9 @@ const schema = z.object({
   SANDBOX_WEBHOOK_MAX_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   /** How often the virtual-account expiry job runs (seconds; 0 turns it off on this server). */
   VBANK_EXPIRY_INTERVAL_S: z.coerce.number().int().min(0).max(86_400).default(60),
+  /** The company account service the editor's sign-in asks (docs/editor-sign-in.md); unset: the built-in accounts. */
+  COMPANY_ACCOUNTS_URL: z.string().url().optional(),
+  COMPANY_ACCOUNTS_TOKEN: z.string().min(1).optional(),
   MAIL_TRANSPORT: z.enum(["outbox", "smtp"]).default("outbox"),
   SMTP_URL: z.string().url().optional(),
   YOUTUBE_API_KEY: z.string().min(1).optional(),

@@ -114,12 +114,18 @@ describe(`housekeeping on ${ENGINE}`, () => {
   it("purges exactly what has expired, in batches, and keeps the rest", async () => {
     const keep = await fixtures();
     const shownBefore = await countCart(db, { userId, ngt: null }, NOW);
-    expect(await purgeExpired(db, NOW, { batchSize: 2 })).toEqual({ download_tokens: 5, sessions: 2, carts: 3, cart_passes: 1 });
+    expect(await purgeExpired(db, NOW, { batchSize: 2 })).toEqual({
+      download_tokens: 5,
+      sessions: 2,
+      sign_in_handoffs: 0,
+      carts: 3,
+      cart_passes: 1,
+    });
     expect(await remaining()).toEqual(keep);
     // The cart shows what it showed before: only lines it no longer showed went.
     expect(await countCart(db, { userId, ngt: null }, NOW)).toBe(shownBefore);
     expect(await countCart(db, { userId: null, ngt: "anon-new" }, NOW)).toBe(1);
-    expect(await purgeExpired(db, NOW)).toEqual({ download_tokens: 0, sessions: 0, carts: 0, cart_passes: 0 });
+    expect(await purgeExpired(db, NOW)).toEqual({ download_tokens: 0, sessions: 0, sign_in_handoffs: 0, carts: 0, cart_passes: 0 });
   });
 
   it("stops after maxBatches and leaves the rest for the next run", async () => {
@@ -127,6 +133,7 @@ describe(`housekeeping on ${ENGINE}`, () => {
     expect(await purgeExpired(db, NOW, { batchSize: 2, maxBatches: 1 })).toEqual({
       download_tokens: 2,
       sessions: 2,
+      sign_in_handoffs: 0,
       carts: 2,
       cart_passes: 1,
     });
