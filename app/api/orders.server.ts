@@ -5,6 +5,7 @@ import { identifyLicense } from "../market/licenses.server";
 import { checkoutItemSchema } from "../market/orders/checkout.server";
 import { listOrders, listPasses, type OrderOwner, orderDetail } from "../market/orders/history.server";
 import { placeOrder } from "../market/orders/orders.server";
+import { lookupBusinessKey } from "../market/requests/lookup.server";
 import { publicOrigin } from "../utils/origin.server";
 import { readShopper } from "../utils/shopper.server";
 import { readJson } from "./caller.server";
@@ -14,13 +15,20 @@ import type { ApiCall, ApiRoute } from "./router.server";
 
 /**
  * Whose payments a call asks about: the signed-in member's (authorizationToken), or — for the editor, which has
- * no login — the licence named by the `license_id` header and verified by its registered `hw_info`.
+ * no login — the licence named by the `license_id` header and verified by its registered `hw_info`, or a business
+ * key with its `license_email` (a key-only user's direct purchases).
  */
 async function orderOwner(call: ApiCall): Promise<OrderOwner> {
   const { viewer } = await readShopper(call.request, call.context);
   if (viewer) return { userId: viewer.id };
   const serial = call.request.headers.get("license_id");
   const hwInfo = call.request.headers.get("hw_info");
+  const licenseEmail = call.request.headers.get("license_email");
+  // A key-only user who bought directly looks their orders up later by the key and its licensing e-mail.
+  if (serial && licenseEmail && !hwInfo) {
+    const key = await lookupBusinessKey(call.context.db, { serial, email: licenseEmail, ip: call.context.clientIp });
+    return { licenseId: key.licenseId };
+  }
   if (serial && hwInfo) {
     const license = await identifyLicense(call.context.db, serial, hwInfo);
     if (!license) throw new MarketError("LICENSE_NOT_FOUND", 403, "The license_id and hw_info headers do not match a registered licence");
