@@ -428,6 +428,7 @@ describe(`business customers on ${ENGINE}`, () => {
       expect(direct.status).toBe(200);
       const directNo = (await direct.json()).data.order_no;
       expect(await orderOf(directNo)).toMatchObject({ purchase_category: "direct", user_id: null, license_id: key.licenseId });
+      await approve(directNo);
       // Looked up later by the key and its licensing e-mail.
       const mine = await json("users/orders", {
         headers: { license_id: DEMO.licenses.b2bg.serial, license_email: "editor1@studio.example" },
