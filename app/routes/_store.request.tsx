@@ -130,7 +130,6 @@ export default function RequestForm() {
           required
           maxLength={PURCHASE_REQUEST_MESSAGE_MAX}
           rows={3}
-          placeholder={t("request.messageHint")}
           defaultValue={result?.values.message ?? ""}
           aria-invalid={errors.message ? true : undefined}
           aria-describedby={`${id}-message-hint ${id}-message-error`}
