@@ -20,8 +20,11 @@ import "./app/context";
 import { bootDatabase } from "./app/db/boot.server";
 import { resolveLanguage } from "./app/i18n/language.server";
 import { createHttpCountryResolver } from "./app/integrations/geo/country.server";
+import { createMailTransport } from "./app/integrations/mail/transport.server";
 import { createGateways } from "./app/integrations/payments/index.server";
 import { scheduleHousekeeping } from "./app/market/housekeeping.server";
+import { processHolder } from "./app/market/jobs.server";
+import { scheduleMailWorker } from "./app/market/mail/worker.server";
 import { expireVirtualAccounts } from "./app/market/orders/expire.server";
 import { reconcileOpenOrders } from "./app/market/orders/orders.server";
 import { pruneRateLimits } from "./app/market/rate-limits.server";
@@ -320,6 +323,20 @@ if (env.VBANK_EXPIRY_INTERVAL_S > 0) {
 // Expired download tokens, expired sessions and cart lines past 30 days (and attachments a crash left half-written)
 // are purged hourly, and once 5 s after start, by whichever process takes the job's lease first; the others skip.
 const stopHousekeeping = scheduleHousekeeping(db, { everyMs: 60 * 60_000, dataDir: env.DATA_DIR, log });
+// Queued mail goes out after the change that queued it commits: to the outbox folder or over SMTP, one worker at a
+// time across processes (a lease), retried with back-off.
+const mailTransport = createMailTransport(env);
+const stopMail =
+  env.MAIL_POLL_MS > 0
+    ? scheduleMailWorker(db, {
+        transport: mailTransport,
+        publicUrl: env.PUBLIC_URL,
+        from: env.MAIL_FROM,
+        intervalMs: env.MAIL_POLL_MS,
+        holder: processHolder(),
+        log,
+      })
+    : () => {};
 // Rate-limit counters past their window (each process also sweeps every 500 hits).
 const pruneTimer = setInterval(
   () => void pruneRateLimits(db).catch((error) => log({ level: "error", msg: "rate limits prune failed", error: String(error) })),
@@ -331,6 +348,8 @@ const shutdown = (signal: string) => {
   for (const j of jobs) clearInterval(j);
   clearInterval(pruneTimer);
   stopHousekeeping();
+  stopMail();
+  mailTransport.close?.();
   stopSandbox?.();
   log({ level: "info", msg: `${signal}: shutting down` });
   server.close(() => {

@@ -398,6 +398,18 @@ export interface MailOutboxTable {
   subject: string;
   body_text: string;
   created_at: string;
+  body_html: string | null;
+  /** Extra headers as a JSON object (List-Unsubscribe...). */
+  headers: string | null;
+  /** What the message is (welcome, receipt, request, ...). */
+  kind: string | null;
+  language: string | null;
+  status: Generated<string>; // queued | sending | sent | failed
+  attempts: Generated<number>;
+  next_attempt_at: string | null;
+  claimed_until: string | null;
+  sent_at: string | null;
+  last_error: string | null;
 }
 
 /** One row: the catalog version the search's in-memory columns compare against (bigint: a string from PostgreSQL). */

@@ -81,6 +81,10 @@ const schema = z.object({
   COMPANY_ACCOUNTS_TOKEN: z.string().min(1).optional(),
   MAIL_TRANSPORT: z.enum(["outbox", "smtp"]).default("outbox"),
   SMTP_URL: z.string().url().optional(),
+  /** The sender of the store's mail. */
+  MAIL_FROM: z.string().min(3).default("VideoAsset Market <no-reply@videoasset.example>"),
+  /** How often the mail worker looks for queued mail (milliseconds; 0 turns it off on this server). */
+  MAIL_POLL_MS: z.coerce.number().int().min(0).max(600_000).default(2000),
   YOUTUBE_API_KEY: z.string().min(1).optional(),
   HOME_MODE: z.enum(["full", "service-stop"]).default("full"),
   LOG_REQUESTS: flag(true),

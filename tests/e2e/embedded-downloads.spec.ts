@@ -91,9 +91,9 @@ async function buyTwo(request: APIRequestContext) {
 }
 
 test.describe("a licence whose account has bought nothing", () => {
-  // The business representative's licence: the e2e suite shares one database, and other specs buy with the
-  // individual demo member's licence, so "before any purchase" must not depend on running first.
-  test.use({ extraHTTPHeaders: { license_id: "VEDT-B2B-0001-DEMO", hw_info: "HW-DEMO-B2B-0001" } });
+  // The demo newcomer's licence: the e2e suite shares one database, and other specs buy with the individual demo
+  // member's licence and the business keys, so "before any purchase" must not depend on running first.
+  test.use({ extraHTTPHeaders: { license_id: "VEDT-IND-0003-DEMO", hw_info: "HW-DEMO-IND-0003" } });
   test("before any purchase: benefits need a purchase, nothing to download; tabs navigate; accessible", async ({ page }) => {
     const t = T.en;
     await openIn(page, "/mypage/sw/benefit", "en");

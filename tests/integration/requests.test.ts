@@ -10,6 +10,7 @@ import { DEMO } from "../../app/db/seed/index.server";
 import { DEMO_REQUESTS } from "../../app/db/seed/requests";
 import type { SandboxGateway } from "../../app/integrations/payments/sandbox.server";
 import { MarketError } from "../../app/market/errors";
+import { resolveLinks } from "../../app/market/mail/worker.server";
 import { placeOrder } from "../../app/market/orders/orders.server";
 import { type BusinessKey, lookupBusinessKey } from "../../app/market/requests/lookup.server";
 import {
@@ -161,7 +162,10 @@ describe(`business customers on ${ENGINE}`, () => {
     ).toBe(outboxBefore + 2);
     expect(mails.map((m) => m.to_address).sort()).toEqual([DEMO.business.email, "requester@studio.example"].sort());
     const token = made.quotePath.split("token=")[1];
-    for (const m of mails) expect(m.body_text).toContain(`http://store.test/mypage/estimate?token=${token}`);
+    // Links are written against the public address the mail worker fills in when it delivers.
+    for (const m of mails)
+      expect(resolveLinks(m.body_text, "http://store.test")).toContain(`http://store.test/mypage/estimate?token=${token}`);
+    expect(mails.every((m) => m.status === "queued" && m.body_html?.includes("<h1"))).toBe(true);
     // The token is not stored, only its hash.
     const row = await db.selectFrom("purchase_requests").selectAll().where("id", "=", made.id).executeTakeFirstOrThrow();
     expect(row.quote_token_hash).not.toContain(token);

@@ -14,6 +14,8 @@ export const DEMO = {
   password: "market1234!",
   member: { email: "member@example.com", nickname: "데모회원" },
   business: { email: "business@example.com", nickname: "데모기업", organization: "데모 스튜디오" },
+  /** A member who has bought nothing yet (benefits locked, nothing to download). */
+  newcomer: { email: "newcomer@example.com", nickname: "새내기", serial: "VEDT-IND-0003-DEMO", hw_info: "HW-DEMO-IND-0003" },
   licenses: {
     individual: { serial: "VEDT-IND-0001-DEMO", hw_info: "HW-DEMO-IND-0001" },
     b2bg: { serial: "VEDT-B2B-0001-DEMO", hw_info: "HW-DEMO-B2B-0001" },
@@ -579,6 +581,22 @@ async function seedAccounts(db: DB, now: string) {
     })
     .returning("id")
     .executeTakeFirstOrThrow();
+  const newcomer = await db
+    .insertInto("users")
+    .values({
+      email: DEMO.newcomer.email,
+      password_hash: hash,
+      nickname: DEMO.newcomer.nickname,
+      user_type: 1,
+      organization: null,
+      market_email_agree: 0,
+      youtube_channel_id: null,
+      youtube_channel_updated_at: null,
+      language: "ko",
+      created_at: now,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
   const year = new Date(Date.parse(now) + 365 * DAY).toISOString();
   const L = DEMO.licenses;
   const keys = await db
@@ -614,6 +632,22 @@ async function seedAccounts(db: DB, now: string) {
         product_version: "2.0.5.1.0",
         sort_order: 1,
         registered_at: null,
+        created_at: now,
+      },
+      {
+        serial: DEMO.newcomer.serial,
+        alias: null,
+        email: DEMO.newcomer.email,
+        owner_kind: "individual",
+        user_id: newcomer.id,
+        hw_info: DEMO.newcomer.hw_info,
+        pc_name: "HOME-PC-2",
+        status: "registered",
+        license_type: "permanent",
+        valid_until: null,
+        product_version: "2.0.5.1.0",
+        sort_order: 0,
+        registered_at: now,
         created_at: now,
       },
       {

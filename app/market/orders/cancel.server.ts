@@ -11,6 +11,7 @@ import type { Gateways } from "../../integrations/payments/index.server";
 import { MarketError } from "../errors";
 import { releaseCoupon } from "./coupons.server";
 import { orderDetail } from "./history.server";
+import { queueRefund } from "./mails.server";
 import { quoteRefund } from "./pricing";
 
 export interface CancelInput {
@@ -183,6 +184,8 @@ async function bookRefund(
       .where("id", "=", refund.order_id)
       .execute();
     if (whole) await releaseCoupon(trx, refund.order_id);
+    const order = await trx.selectFrom("orders").selectAll().where("id", "=", refund.order_id).executeTakeFirstOrThrow();
+    await queueRefund(trx, order, { amount: refund.amount, deduction: refund.deduction }, new Date(at));
     return true;
   });
 }

@@ -6,6 +6,7 @@
 import type { DB } from "../../db/db.server";
 import { isGatewayError } from "../../integrations/payments/gateway";
 import type { Gateways } from "../../integrations/payments/index.server";
+import { queueVbankCancelled } from "./mails.server";
 import { settlePayment } from "./orders.server";
 
 export async function expireVirtualAccounts(db: DB, gateways: Gateways, now = new Date()): Promise<{ expired: number; paidLate: number }> {
@@ -49,8 +50,15 @@ export async function expireVirtualAccounts(db: DB, gateways: Gateways, now = ne
         continue;
       }
     }
-    await db.deleteFrom("orders").where("id", "=", order.id).where("status", "=", "expiring").execute();
-    expired++;
+    // Cancelled and removed from the history; the payer hears why, in the same transaction.
+    const removed = await db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom("orders").selectAll().where("id", "=", order.id).where("status", "=", "expiring").executeTakeFirst();
+      if (!row) return false;
+      await trx.deleteFrom("orders").where("id", "=", order.id).where("status", "=", "expiring").execute();
+      await queueVbankCancelled(trx, row, now);
+      return true;
+    });
+    if (removed) expired++;
   }
   return { expired, paidLate };
 }

@@ -7,7 +7,6 @@
 import { randomBytes } from "node:crypto";
 import type { DB } from "../../db/db.server";
 import type { Locale } from "../../i18n/config";
-import { fixedT } from "../../i18n/i18n.server";
 import {
   type GatewayPayment,
   isGatewayError,
@@ -17,14 +16,13 @@ import {
 } from "../../integrations/payments/gateway";
 import type { Gateways } from "../../integrations/payments/index.server";
 import { MarketError } from "../errors";
-import { queueMail } from "../mail.server";
-import { type Currency, formatMoney } from "../money";
 import type { BusinessKey } from "../requests/lookup.server";
 import { claimRequests, quoteRequests, RequestClaimLost } from "../requests/payment.server";
 import { reconcileCancellations } from "./cancel.server";
 import { type CheckoutItem, type CheckoutQuote, currencyOfMethod, quoteCheckout, resolvePurchaseLicense } from "./checkout.server";
 import { holdsCoupon, releaseCoupon, reserveCoupon, usableCoupon } from "./coupons.server";
 import { daysAfter, vbankDueAt } from "./deadlines";
+import { queueReceipt, queueVbankInstructions } from "./mails.server";
 
 export type OrderStatus = "pending" | "waiting" | "complete" | "cancelled" | "partially_cancelled" | "failed";
 
@@ -383,20 +381,8 @@ export async function settlePayment(db: DB, gateway: PaymentGateway, payment: Ga
         if (Number(claimed.numUpdatedRows) !== 1) return;
         // A purchase request is paid once: another order that paid it first makes this one fail (rolled back here).
         if (order.purchase_category === "request") await claimRequests(trx, order, paidAt);
-        // A direct purchase has no account to look at: the receipt goes to the key's licensing e-mail.
-        if (order.purchase_category === "direct" && order.buyer_email) {
-          const t = fixedT(order.currency === "KRW" ? "ko" : "en");
-          await queueMail(trx, {
-            to: order.buyer_email,
-            subject: t("mail.receipt.subject", { orderNo: order.order_no }),
-            text: t("mail.receipt.body", {
-              orderNo: order.order_no,
-              name: order.order_name ?? "",
-              total: formatMoney(order.total, order.currency as Currency, order.currency === "KRW" ? "ko" : "en"),
-            }),
-            now: new Date(paidAt),
-          });
-        }
+        // The receipt: to the member, or for a direct purchase by key to its licensing e-mail.
+        await queueReceipt(trx, order, new Date(paidAt));
         const items = await trx.selectFrom("order_items").selectAll().where("order_id", "=", order.id).execute();
         await trx
           .updateTable("order_items")
@@ -460,15 +446,25 @@ export async function settlePayment(db: DB, gateway: PaymentGateway, payment: Ga
     return after.status as OrderStatus;
   }
   if (payment.status === "vbank_issued") {
-    const issued = await move(
-      {
-        status: "waiting",
-        vbank_bank: payment.vbank?.bank ?? null,
-        vbank_account: payment.vbank?.accountNumber ?? null,
-        vbank_holder: payment.vbank?.holder ?? null,
-      },
-      ["pending"],
-    );
+    const vbank = { bank: payment.vbank?.bank ?? "", account: payment.vbank?.accountNumber ?? "", holder: payment.vbank?.holder ?? "" };
+    // Issued: the order waits for the deposit, and the payer gets the account and the deadline by mail.
+    const issued = await db.transaction().execute(async (trx) => {
+      const moved = await trx
+        .updateTable("orders")
+        .set({
+          status: "waiting",
+          vbank_bank: vbank.bank || null,
+          vbank_account: vbank.account || null,
+          vbank_holder: vbank.holder || null,
+          updated_at: at,
+        })
+        .where("id", "=", order.id)
+        .where("status", "=", "pending")
+        .executeTakeFirst();
+      if (Number(moved.numUpdatedRows) !== 1) return false;
+      await queueVbankInstructions(trx, order, vbank, now);
+      return true;
+    });
     // A virtual account issued for an attempt already closed (superseded) is closed too: no deposit can land on it.
     if (!issued && (await statusNow()) === "failed") await gateway.closeVirtualAccount(payment.gatewayPaymentId).catch(() => {});
   } else if (payment.status === "failed") {

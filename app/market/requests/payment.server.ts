@@ -7,9 +7,9 @@ import type { Kysely, Transaction } from "kysely";
 import type { DB } from "../../db/db.server";
 import type { Database } from "../../db/schema";
 import type { Locale } from "../../i18n/config";
-import { fixedT } from "../../i18n/i18n.server";
 import { MarketError } from "../errors";
-import { queueMail } from "../mail.server";
+import { requestPaidMail } from "../mail/messages.server";
+import { queueMail } from "../mail/queue.server";
 import type { CheckoutLine, CheckoutQuote } from "../orders/checkout.server";
 import { priceOrder } from "../orders/pricing";
 import { USE_PERIOD_DAYS } from "../rules";
@@ -148,13 +148,6 @@ export async function claimRequests(
       links.map((l) => l.request_id),
     )
     .execute();
-  for (const r of paid) {
-    const t = fixedT(r.language === "en" ? "en" : "ko");
-    await queueMail(trx, {
-      to: r.request_email,
-      subject: t("mail.request.paidSubject", { requestNo: r.request_no }),
-      text: t("mail.request.paidBody", { requestNo: r.request_no }),
-      now: new Date(paidAt),
-    });
-  }
+  for (const r of paid)
+    await queueMail(trx, requestPaidMail(r.request_email, r.language === "en" ? "en" : "ko", r.request_no), new Date(paidAt));
 }

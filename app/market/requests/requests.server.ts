@@ -8,10 +8,10 @@ import type { Kysely, Transaction } from "kysely";
 import type { DB } from "../../db/db.server";
 import type { Database } from "../../db/schema";
 import type { Locale } from "../../i18n/config";
-import { fixedT } from "../../i18n/i18n.server";
 import { seoulText } from "../../utils/dates";
 import { MarketError } from "../errors";
-import { queueMail } from "../mail.server";
+import { requestToRepresentativeMail, requestToRequesterMail } from "../mail/messages.server";
+import { queueMail } from "../mail/queue.server";
 import { type Currency, currencyFor, formatMoney } from "../money";
 import { priceOrder } from "../orders/pricing";
 import { enforce, RULES } from "../rate-limits.server";
@@ -121,8 +121,8 @@ export async function createPurchaseRequest(db: DB, input: NewRequestInput): Pro
       .execute();
     await mailRequest(trx, {
       requestNo,
-      quoteUrl: `${input.origin}${quotePath}`,
-      manageUrl: `${input.origin}/mypage/purchase/${row.id}`,
+      requestId: row.id,
+      quotePath,
       requester: input.requestEmail,
       representative: input.key.ownerEmail,
       representativeLocale: input.key.ownerLanguage,
@@ -141,8 +141,8 @@ async function mailRequest(
   trx: Kysely<Database> | Transaction<Database>,
   m: {
     requestNo: string;
-    quoteUrl: string;
-    manageUrl: string;
+    requestId: number;
+    quotePath: string;
     requester: string;
     representative: string;
     representativeLocale: Locale;
@@ -154,28 +154,24 @@ async function mailRequest(
   },
 ) {
   const items = m.titles.map((t) => `- ${t}`).join("\n");
-  const toRep = fixedT(m.representativeLocale);
-  await queueMail(trx, {
-    to: m.representative,
-    subject: toRep("mail.request.repSubject", { requestNo: m.requestNo }),
-    text: toRep("mail.request.repBody", {
+  await queueMail(
+    trx,
+    requestToRepresentativeMail(m.representative, m.representativeLocale, {
       requestNo: m.requestNo,
+      requestId: m.requestId,
       email: m.requester,
       serial: m.serial,
       message: m.message,
       items,
-      url: m.manageUrl,
-      quoteUrl: m.quoteUrl,
+      quotePath: m.quotePath,
     }),
-    now: m.now,
-  });
-  const toRequester = fixedT(m.requesterLocale);
-  await queueMail(trx, {
-    to: m.requester,
-    subject: toRequester("mail.request.requesterSubject", { requestNo: m.requestNo }),
-    text: toRequester("mail.request.requesterBody", { requestNo: m.requestNo, items, quoteUrl: m.quoteUrl, serial: m.serial }),
-    now: m.now,
-  });
+    m.now,
+  );
+  await queueMail(
+    trx,
+    requestToRequesterMail(m.requester, m.requesterLocale, { requestNo: m.requestNo, serial: m.serial, items, quotePath: m.quotePath }),
+    m.now,
+  );
 }
 
 export interface RequestSummary {

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { DB } from "../../db/db.server";
+import { welcomeMail } from "../mail/messages.server";
+import { queueMail } from "../mail/queue.server";
 import { backoff, forget, hit, KNOWN_ADDRESS, peek, RULES, refund, remember, SIGN_IN_BACKOFF, type Verdict } from "../rate-limits.server";
 import { hashPassword, verifyPassword } from "./password.server";
 
@@ -128,6 +130,7 @@ export async function joinMarket(
       .returning(["id", "nickname", "user_type"])
       .executeTakeFirstOrThrow();
     await openSession(trx, sessionId, user.id, now);
+    await queueMail(trx, welcomeMail(email, input.language === "en" ? "en" : "ko", user.nickname), now);
     if (input.ngt)
       await trx
         .updateTable("carts")

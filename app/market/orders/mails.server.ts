@@ -1,0 +1,81 @@
+/**
+ * The mails an order's life sends (receipt, virtual-account instructions, automatic cancellation, refund), queued in
+ * the transaction of the change: to the buyer's e-mail, in the member's language (a direct purchase by key: the
+ * language of its currency).
+ */
+import type { Kysely, Transaction } from "kysely";
+import type { Database } from "../../db/schema";
+import type { Locale } from "../../i18n/config";
+import { seoulText } from "../../utils/dates";
+import { receiptMail, refundMail, vbankCancelledMail, vbankMail } from "../mail/messages.server";
+import { queueMail } from "../mail/queue.server";
+import { type Currency, formatMoney } from "../money";
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+interface OrderRow {
+  id: number;
+  order_no: string;
+  order_name: string | null;
+  user_id: number | null;
+  buyer_email: string | null;
+  currency: string;
+  total: number;
+}
+
+async function recipient(db: Executor, order: OrderRow): Promise<{ to: string; locale: Locale } | null> {
+  if (!order.buyer_email) return null;
+  const user = order.user_id
+    ? await db.selectFrom("users").select("language").where("id", "=", order.user_id).executeTakeFirst()
+    : undefined;
+  const locale: Locale = user ? (user.language === "en" ? "en" : "ko") : order.currency === "USD" ? "en" : "ko";
+  return { to: order.buyer_email, locale };
+}
+
+const facts = (order: OrderRow, locale: Locale) => ({
+  orderNo: order.order_no,
+  orderId: order.id,
+  name: order.order_name ?? order.order_no,
+  total: formatMoney(order.total, order.currency as Currency, locale),
+});
+
+export async function queueReceipt(db: Executor, order: OrderRow, now: Date) {
+  const r = await recipient(db, order);
+  if (r) await queueMail(db, receiptMail(r.to, r.locale, facts(order, r.locale), order.user_id !== null), now);
+}
+
+export async function queueVbankInstructions(
+  db: Executor,
+  order: OrderRow & { vbank_due_at: string | null },
+  vbank: { bank: string; account: string; holder: string },
+  now: Date,
+) {
+  const r = await recipient(db, order);
+  if (r)
+    await queueMail(
+      db,
+      vbankMail(r.to, r.locale, { ...facts(order, r.locale), ...vbank, due: seoulText(order.vbank_due_at, r.locale, "long") }),
+      now,
+    );
+}
+
+export async function queueVbankCancelled(db: Executor, order: OrderRow & { vbank_due_at: string | null }, now: Date) {
+  const r = await recipient(db, order);
+  if (r)
+    await queueMail(
+      db,
+      vbankCancelledMail(r.to, r.locale, { ...facts(order, r.locale), due: seoulText(order.vbank_due_at, r.locale, "long") }),
+      now,
+    );
+}
+
+export async function queueRefund(db: Executor, order: OrderRow, refund: { amount: number; deduction: number }, now: Date) {
+  const r = await recipient(db, order);
+  if (!r) return;
+  const money = (n: number) => formatMoney(n, order.currency as Currency, r.locale);
+  await queueMail(
+    db,
+    refundMail(r.to, r.locale, { ...facts(order, r.locale), refund: money(refund.amount), deduction: money(refund.deduction) }),
+    now,
+  );
+}
