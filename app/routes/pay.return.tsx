@@ -1,4 +1,5 @@
 import { type LoaderFunctionArgs, redirect } from "@remix-run/node";
+import { isGatewayError } from "../integrations/payments/gateway";
 import { MarketError } from "../market/errors";
 import { confirmReturn } from "../market/orders/orders.server";
 
@@ -16,6 +17,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     return redirect("/pay-cancel");
   } catch (error) {
     if (error instanceof MarketError) return redirect("/pay-error");
+    // The gateway does not know the payment the query names (an order of ours it never took, or a made-up return):
+    // the caller's doing, like an unknown order, not a failure of the store.
+    if (isGatewayError(error) && error.status === 404) {
+      console.warn(JSON.stringify({ level: "warn", msg: "client error", status: 404, path: "/pay/return", requestId: context.requestId }));
+      return redirect("/pay-error");
+    }
     console.error(JSON.stringify({ level: "error", msg: "payment return failed", requestId: context.requestId, error: String(error) }));
     return redirect("/pay-error");
   }

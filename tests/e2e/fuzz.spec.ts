@@ -20,9 +20,11 @@ import {
 /**
  * A fixed corpus of malformed requests against every page route (storefront, the editor's webview under
  * /mypage/sw, resource routes) and every API endpoint, enumerated from the build and the API's route table,
- * sent to the real server (server.ts with its guards) as a visitor, as a member with a licence and as the editor.
- * No answer may be a 5xx or carry a stack trace, and the server may log no error-level line. Nothing here is
- * random: the same requests go out on every run.
+ * sent to the real server (server.ts with its guards) as a visitor, as a member with a licence and as the editor,
+ * and over the business customers' routes as the demo's business representative with its key on the editor and a
+ * purchase request checkout. No answer may be a 5xx or carry a stack trace, the server may log no error-level line,
+ * and where the one right answer is known (the guards' refusals, KNOWN_ANSWERS) it must be that one. Nothing here
+ * is random: the same requests go out on every run.
  *
  * It runs on a private copy of the e2e server (harness.ts): the hostile writes stay out of the shared database,
  * and the server's log can be read.
@@ -204,6 +206,8 @@ const FORM_SAMPLES: Record<string, Record<string, string | string[]>[]> = {
     { intent: "favorite", cart_id: ["1"] },
     { intent: "buy", cart_id: ["1"], pass_line: ["1"] },
     { intent: "addPass", pass: "1", redirectTo: "/price/video", js: "1" },
+    { intent: "request", cart_id: ["1", "2"] },
+    { intent: "direct", cart_id: ["1"] },
   ],
   "routes/_store.mypage.interest": [
     { intent: "add", code: "VI0000006", redirectTo: "/mypage/interest", js: "1" },
@@ -231,12 +235,23 @@ const FORM_SAMPLES: Record<string, Record<string, string | string[]>[]> = {
   "routes/_store.pay01": [{ intent: "apply", code: "WELCOME20" }, { intent: "remove" }],
   "routes/_store.pay02": [{ choice: "1" }, { choice: "key", serial: "VEDT-NON-0001-DEMO" }],
   "routes/_store.pay03": [{ method: "card", agreeTerms: "on", agreePaid: "on" }],
+  "routes/_store.pay-key": [
+    { serial: "VEDT-B2B-0001-DEMO", email: "editor1@studio.example" },
+    { serial: "VEDT-IND-0001-DEMO", email: "nobody@example.com" },
+  ],
+  "routes/_store.request": [{ request_email: "requester@studio.example", message: "Studio, fuzz" }],
+  "routes/_store.mypage.purchase._index": [
+    { intent: "pay", request: ["1", "3"] },
+    { intent: "delete", request: ["999"] },
+  ],
+  "routes/_store.mypage.purchase.$id": [{ intent: "pay" }, { intent: "delete" }],
   "routes/sandbox.pay.$id": [{ action: "approve" }, { action: "deposit" }],
   "routes/logout": [{ redirectTo: "//evil.example" }],
   "routes/webhooks.payments.$gateway": [{ type: "Transaction.Paid", data: "{}" }],
   "routes/$": [{ intent: "x" }],
   "embedded-download": [{ item: ["1", "2"] }],
   "embedded-benefit": [{ item: ["1", "2"] }],
+  "embedded-request": [{ cart_id: ["1", "2"], request_email: "requester@studio.example", message: "Studio, fuzz" }],
 };
 
 const HOSTILE_FORM_VALUES = ["-1", "99999999999999999999", "", "x".repeat(5000), "1e309\u0000\uFFFF\u202E\u{1F4A9}"];
@@ -288,6 +303,34 @@ const JSON_SAMPLES: Record<string, unknown> = {
   "POST contents/downloads/pass": { contents_list: [{ item_code: "VI0000006" }], pass_id: 1 },
   "POST contents/downloads/redeem": { token: "abcdefghijklmnopqrstuvwxyz012345" },
   "POST users/contents/overlap": { contents_list: [{ item_code: "VI0000006" }] },
+  "DELETE requests": { request_id_list: [999, 998] },
+  "POST requests": {
+    message: "Studio, fuzz",
+    request_email: "requester@studio.example",
+    license_id: "VEDT-B2B-0001-DEMO",
+    license_email: "editor1@studio.example",
+    item_list: ["VI0000006"],
+  },
+};
+
+/**
+ * Further shapes of API writes whose body chooses a branch (each goes out like the JSON_SAMPLES entry): a payment
+ * of purchase requests and a direct purchase by a business key; a purchase request by the editor's headers alone.
+ */
+const MORE_JSON_SAMPLES: Record<string, unknown[]> = {
+  "POST payments": [
+    { request_id_list: [1, 3], method: "card", agree_terms: true, agree_paid: true, idempotency_key: "fuzz-requests-0001" },
+    {
+      items: [{ kind: "content", id: 6 }],
+      license_key: "VEDT-B2B-0001-DEMO",
+      license_email: "editor1@studio.example",
+      method: "card",
+      agree_terms: true,
+      agree_paid: true,
+      idempotency_key: "fuzz-direct-0001",
+    },
+  ],
+  "POST requests": [{ message: "Studio, fuzz", request_email: "requester@studio.example", item_list: ["VI0000006", "AU0000004"] }],
 };
 
 const HOSTILE_LEAVES: unknown[] = [
@@ -343,6 +386,27 @@ const UPLOADS = [
 let server: PrivateServer;
 /** The fuzz member: joined through /join, with a registered licence written into the private database. */
 const member = { cookie: "", token: "", serial: "VEDT-FUZ-0001-TEST", hwInfo: "HW-FUZZ-0001" };
+/**
+ * The fuzz business representative: the demo's (app/db/seed: business@example.com, its key VEDT-B2B-0001-DEMO on
+ * the editor, its seeded purchase requests 1 waiting, 2 paid, 3 expired), signed in through /login, with a purchase
+ * request checkout whose key it looked up on /pay-key (the pay cookie), so the request pages reach their forms.
+ * Playwright's loader cannot import the seed module (see routes.ts), so its values are written here.
+ */
+const business = {
+  email: "business@example.com",
+  password: "market1234!",
+  cookie: "",
+  token: "",
+  pay: "",
+  serial: "VEDT-B2B-0001-DEMO",
+  hwInfo: "HW-DEMO-B2B-0001",
+  keyEmail: "editor1@studio.example",
+};
+const cookiesOf = (a: Answer) =>
+  a.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .filter((c) => !c.endsWith("="));
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
@@ -397,6 +461,58 @@ test.beforeAll(async () => {
     headers: { license_id: member.serial, hw_info: member.hwInfo },
   });
   expect(webview.status, "the licence's headers open /mypage/sw/home").toBe(200);
+
+  // The business representative: signed in, an item in its cart, a purchase request started from it and its key
+  // looked up (the pay cookie then holds the request checkout with the key).
+  const login = await send(server.baseURL, {
+    method: "POST",
+    path: "/login",
+    headers: { "content-type": FORM, origin: server.baseURL },
+    body: urlencoded({ email: business.email, password: business.password }),
+  });
+  expect(login.status, "business sign-in").toBe(302);
+  business.cookie = cookiesOf(login).join("; ");
+  business.token = (cookiesOf(login).find((c) => c.startsWith("gt=")) ?? "").slice(3);
+  expect(business.token).not.toBe("");
+  const bizApi = { authorizationToken: business.token, "content-type": JSON_TYPE };
+  const added = await send(server.baseURL, {
+    method: "POST",
+    path: `${API_PREFIX}carts`,
+    headers: bizApi,
+    body: JSON.stringify({ contents_list: [{ item_code: "VI0000006" }] }),
+  });
+  expect(added.status, added.text).toBe(200);
+  const lines = JSON.parse((await send(server.baseURL, { method: "GET", path: `${API_PREFIX}carts`, headers: bizApi })).text) as {
+    data: { list: { cartId: number }[] };
+  };
+  const asking = await send(server.baseURL, {
+    method: "POST",
+    path: "/cart",
+    headers: { "content-type": FORM, origin: server.baseURL, cookie: business.cookie },
+    body: urlencoded({ intent: "request", cart_id: lines.data.list.map((l) => String(l.cartId)) }),
+  });
+  expect(asking.headers.get("location"), "a purchase request starts at /pay-key").toBe("/pay-key");
+  const looked = await send(server.baseURL, {
+    method: "POST",
+    path: "/pay-key",
+    headers: {
+      "content-type": FORM,
+      origin: server.baseURL,
+      cookie: [business.cookie, ...cookiesOf(asking).filter((c) => c.startsWith("pay="))].join("; "),
+    },
+    body: urlencoded({ serial: business.serial, email: business.keyEmail }),
+  });
+  expect(looked.headers.get("location"), "the key lookup goes on to /request").toBe("/request");
+  business.pay = cookiesOf(looked).find((c) => c.startsWith("pay=")) ?? "";
+  for (const [path, headers] of [
+    ["/mypage/purchase", { cookie: business.cookie }],
+    ["/mypage/purchase/1", { cookie: business.cookie }],
+    ["/request", { cookie: `${business.cookie}; ${business.pay}` }],
+    ["/mypage/sw/request", { license_id: business.serial, hw_info: business.hwInfo }],
+  ] as const) {
+    const opened = await send(server.baseURL, { method: "GET", path, headers });
+    expect(opened.status, `the business's credentials open ${path}`).toBe(200);
+  }
 });
 
 test.afterAll(async () => {
@@ -411,13 +527,17 @@ test.afterAll(async () => {
 /** Pages whose purpose is to say the service is down: they answer 503 by design (and must render, not fail). */
 const DESIGNED_503 = new Set(["routes/errorservice", "routes/servicecheck"]);
 
-type Who = "visitor" | "member";
+type Who = "visitor" | "member" | "business";
 const credentials = (who: Who, api: boolean): Record<string, string> =>
   who === "visitor"
     ? {}
-    : api
-      ? { authorizationToken: member.token, license_id: member.serial, hw_info: member.hwInfo }
-      : { cookie: member.cookie, license_id: member.serial, hw_info: member.hwInfo };
+    : who === "business"
+      ? api
+        ? { authorizationToken: business.token, license_id: business.serial, hw_info: business.hwInfo }
+        : { cookie: `${business.cookie}; ${business.pay}`, license_id: business.serial, hw_info: business.hwInfo }
+      : api
+        ? { authorizationToken: member.token, license_id: member.serial, hw_info: member.hwInfo }
+        : { cookie: member.cookie, license_id: member.serial, hw_info: member.hwInfo };
 
 interface RunResult {
   problems: string[];
@@ -622,8 +742,9 @@ function apiRequests(endpoints: ApiEndpoint[], names: string[], who: Who, budget
     } else {
       for (const b of GENERIC_BODIES.filter(budget.genericBodies))
         push(base, `${base} ${b.label}`, b.type ? { "content-type": b.type } : {}, b.body);
-      for (const body of jsonVariants(JSON_SAMPLES[route]).slice(0, budget.jsonVariants))
-        push(base, `${base} ${short(body)}`, { "content-type": JSON_TYPE }, body);
+      for (const sample of [JSON_SAMPLES[route], ...(MORE_JSON_SAMPLES[route] ?? [])])
+        for (const body of jsonVariants(sample).slice(0, budget.jsonVariants))
+          push(base, `${base} ${short(body)}`, { "content-type": JSON_TYPE }, body);
       if (e.path.endsWith("fileupload"))
         for (const [i, u] of UPLOADS.entries()) push(base, `${base} upload #${i + 1}`, { "content-type": MULTIPART }, u);
       if (budget.garbageHeaders)
@@ -672,6 +793,178 @@ function apiRequests(endpoints: ApiEndpoint[], names: string[], who: Who, budget
   return out;
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// The one right answer, where it is known: the business customers' routes
+
+interface Known {
+  who: Who;
+  method: "GET" | "POST" | "DELETE";
+  path: string;
+  form?: Record<string, string | string[]>;
+  json?: unknown;
+  status: number;
+}
+const agreed = { method: "card", agree_terms: true, agree_paid: true };
+const asked = (more: Record<string, unknown>) => ({
+  message: "Studio, fuzz",
+  request_email: "requester@studio.example",
+  item_list: ["VI0000006"],
+  ...more,
+});
+/**
+ * What the purchase request routes must answer each caller (sent first in its run, before the corpus's writes
+ * change anything): the sign-in and business-only refusals, unknown ids and quote links, the spec's refusals of
+ * paid, expired and other keys' requests. The seed's quote links and requests (1 waiting, 2 paid, 3 expired) are the
+ * demo business's (app/db/seed/requests.ts).
+ */
+const KNOWN_ANSWERS: Known[] = [
+  // A visitor: the representative's pages ask to sign in, the API answers 401; a quote opens by its link alone.
+  { who: "visitor", method: "GET", path: "/mypage/purchase", status: 302 },
+  { who: "visitor", method: "GET", path: "/mypage/purchase/1", status: 302 },
+  { who: "visitor", method: "GET", path: "/mypage/estimate?id=1", status: 302 },
+  { who: "visitor", method: "GET", path: "/mypage/estimate", status: 404 },
+  { who: "visitor", method: "GET", path: "/mypage/estimate?token=not-a-quote-link-of-this-store-000", status: 404 },
+  { who: "visitor", method: "GET", path: "/mypage/estimate-pdf?token=not-a-quote-link-of-this-store-000", status: 404 },
+  { who: "visitor", method: "GET", path: "/mypage/estimate?token=demo-quote-expired-5Jd4Bf7Gq2Ne", status: 404 },
+  { who: "visitor", method: "GET", path: "/mypage/estimate?token=demo-quote-waiting-7Qm2Xc9Lr4Tz", status: 200 },
+  { who: "visitor", method: "GET", path: "/mypage/estimate-pdf?token=demo-quote-paid-3Hk8Vn1Pw6Ys", status: 200 },
+  { who: "visitor", method: "GET", path: "/mypage/sw/request", status: 401 },
+  // The seeded paid request's order was never a gateway's payment: its return is the caller's error, not the store's.
+  { who: "visitor", method: "GET", path: "/pay/return?gateway=sandbox&paymentId=MKT-DEMO-REQ00002", status: 302 },
+  { who: "visitor", method: "GET", path: `${API_PREFIX}requests`, status: 401 },
+  { who: "visitor", method: "GET", path: `${API_PREFIX}requests/count`, status: 401 },
+  { who: "visitor", method: "GET", path: `${API_PREFIX}requests/1`, status: 401 },
+  { who: "visitor", method: "DELETE", path: `${API_PREFIX}requests`, json: { request_id_list: [1] }, status: 401 },
+  {
+    who: "visitor",
+    method: "POST",
+    path: `${API_PREFIX}requests`,
+    json: asked({ license_id: "VEDT-B2B-0001-DEMO", license_email: "not-the-key-email@example.com" }),
+    status: 404,
+  },
+  {
+    who: "visitor",
+    method: "POST",
+    path: `${API_PREFIX}requests`,
+    json: asked({ license_id: "VEDT-IND-0001-DEMO", license_email: "member@example.com" }),
+    status: 409,
+  },
+  {
+    who: "visitor",
+    method: "POST",
+    path: `${API_PREFIX}requests`,
+    json: asked({ license_id: "VEDT-B2B-0099-DEMO", license_email: "editor@outsider.example" }),
+    status: 409,
+  },
+  { who: "visitor", method: "POST", path: `${API_PREFIX}requests`, json: asked({}), status: 400 },
+  {
+    who: "visitor",
+    method: "POST",
+    path: `${API_PREFIX}payments`,
+    json: {
+      items: [{ kind: "content", id: 6 }],
+      license_key: "VEDT-B2B-0001-DEMO",
+      license_email: "not-the-key-email@example.com",
+      ...agreed,
+      idempotency_key: "fuzz-known-0001",
+    },
+    status: 404,
+  },
+  {
+    who: "visitor",
+    method: "POST",
+    path: `${API_PREFIX}payments`,
+    json: { request_id_list: [1], ...agreed, idempotency_key: "fuzz-known-0002" },
+    status: 401,
+  },
+  // An individual member: purchase requests are for business representatives; its editor's key is individual.
+  { who: "member", method: "GET", path: "/mypage/purchase", status: 403 },
+  { who: "member", method: "POST", path: "/mypage/purchase", form: { intent: "delete", request: ["1"] }, status: 403 },
+  { who: "member", method: "GET", path: "/mypage/purchase/1", status: 404 },
+  { who: "member", method: "POST", path: "/mypage/purchase/1", form: { intent: "pay" }, status: 404 },
+  { who: "member", method: "GET", path: "/mypage/estimate?id=1", status: 404 },
+  { who: "member", method: "GET", path: "/mypage/estimate-pdf?id=1", status: 404 },
+  {
+    who: "member",
+    method: "POST",
+    path: "/mypage/sw/request",
+    form: { cart_id: ["1"], request_email: "requester@studio.example", message: "fuzz" },
+    status: 409,
+  },
+  { who: "member", method: "GET", path: `${API_PREFIX}requests`, status: 403 },
+  { who: "member", method: "GET", path: `${API_PREFIX}requests/1`, status: 403 },
+  { who: "member", method: "GET", path: `${API_PREFIX}requests/count`, status: 200 },
+  { who: "member", method: "DELETE", path: `${API_PREFIX}requests`, json: { request_id_list: [1] }, status: 403 },
+  {
+    who: "member",
+    method: "POST",
+    path: `${API_PREFIX}payments`,
+    json: { request_id_list: [1], ...agreed, idempotency_key: "fuzz-known-0003" },
+    status: 404,
+  },
+  // The representative: its own requests in any state, unknown ids not found, paid and expired ones not payable.
+  { who: "business", method: "GET", path: "/mypage/purchase?state=paid&from=2026-02-31&to=x&page=-5", status: 200 },
+  { who: "business", method: "GET", path: "/mypage/purchase/3", status: 200 },
+  { who: "business", method: "GET", path: "/mypage/purchase/999999", status: 404 },
+  { who: "business", method: "GET", path: "/mypage/purchase/abc", status: 404 },
+  { who: "business", method: "GET", path: "/mypage/estimate?id=2", status: 200 },
+  { who: "business", method: "GET", path: "/mypage/estimate-pdf?id=3", status: 200 },
+  { who: "business", method: "GET", path: "/mypage/estimate?id=999999", status: 404 },
+  { who: "business", method: "GET", path: "/mypage/estimate?id=-1", status: 404 },
+  { who: "business", method: "POST", path: "/mypage/purchase/2", form: { intent: "pay" }, status: 409 },
+  { who: "business", method: "POST", path: "/mypage/purchase/3", form: { intent: "pay" }, status: 409 },
+  { who: "business", method: "POST", path: "/mypage/purchase/999999", form: { intent: "delete" }, status: 404 },
+  { who: "business", method: "POST", path: "/mypage/purchase", form: { intent: "pay", request: ["1", "2"] }, status: 409 },
+  { who: "business", method: "POST", path: "/mypage/purchase", form: { intent: "pay", request: ["abc"] }, status: 400 },
+  { who: "business", method: "POST", path: "/mypage/purchase", form: { intent: "pay", request: ["999999"] }, status: 404 },
+  { who: "business", method: "GET", path: `${API_PREFIX}requests?state=paid&limit=5`, status: 200 },
+  { who: "business", method: "GET", path: `${API_PREFIX}requests?state=nope`, status: 400 },
+  { who: "business", method: "GET", path: `${API_PREFIX}requests/2`, status: 200 },
+  { who: "business", method: "GET", path: `${API_PREFIX}requests/999999`, status: 404 },
+  { who: "business", method: "GET", path: `${API_PREFIX}requests/count`, status: 200 },
+  {
+    who: "business",
+    method: "POST",
+    path: `${API_PREFIX}payments`,
+    json: { request_id_list: [2], ...agreed, idempotency_key: "fuzz-known-0004" },
+    status: 409,
+  },
+  {
+    who: "business",
+    method: "POST",
+    path: `${API_PREFIX}payments`,
+    json: { request_id_list: [999999], ...agreed, idempotency_key: "fuzz-known-0005" },
+    status: 404,
+  },
+];
+
+/** Whether an address is one of the store's (a page route's pattern or an API endpoint's). */
+function knownPath(path: string, routes: PageRoute[], endpoints: ApiEndpoint[]) {
+  const matches = (pattern: string) =>
+    new RegExp(`^${pattern.replace(/:[^/]+/g, "[^/]+").replace(/\*$/, ".*")}$`).test(path) && !pattern.endsWith("*");
+  return routes.some((r) => matches(r.pattern)) || endpoints.some((e) => matches(API_PREFIX + e.path));
+}
+
+/** The caller's known answers as requests (a same-site Origin on writes, so they reach the route). */
+const knownRequests = (who: Who): Sent[] =>
+  KNOWN_ANSWERS.filter((k) => k.who === who).map((k) => {
+    const api = k.path.startsWith(API_PREFIX);
+    const type = k.form ? FORM : k.json !== undefined ? JSON_TYPE : undefined;
+    return {
+      method: k.method,
+      path: k.path,
+      headers: {
+        ...credentials(who, api),
+        ...(api ? { language: "en" } : {}),
+        ...(k.method === "GET" ? {} : { origin: server.baseURL }),
+        ...(type ? { "content-type": type } : {}),
+      },
+      body: k.form ? urlencoded(k.form) : k.json !== undefined ? JSON.stringify(k.json) : undefined,
+      label: `[${who}] ${k.method} ${k.path} (its one right answer)`,
+      expect: k.status,
+    };
+  });
+
 /** Writes that end the member's session or account: sent last, after everything else has run signed in. */
 const TERMINAL = (r: Sent) =>
   /^\/(logout|mypage\/withdraw)\b/.test(r.path) || (r.method === "DELETE" && r.path.startsWith(`${API_PREFIX}users`));
@@ -704,7 +997,10 @@ test("every route and action is described for the fuzzer", async () => {
   ).toEqual([]);
   // Stale entries (a route renamed or removed) are mistakes too.
   expect(Object.keys(FORM_SAMPLES).filter((id) => !routes.some((r) => r.id === id && r.action))).toEqual([]);
-  expect(Object.keys(JSON_SAMPLES).filter((k) => !endpoints.some((e) => `${e.method} ${e.path}` === k))).toEqual([]);
+  expect(
+    [...Object.keys(JSON_SAMPLES), ...Object.keys(MORE_JSON_SAMPLES)].filter((k) => !endpoints.some((e) => `${e.method} ${e.path}` === k)),
+  ).toEqual([]);
+  expect(KNOWN_ANSWERS.map((k) => k.path.split("?")[0]).filter((p) => !knownPath(p, routes, endpoints))).toEqual([]);
   // Both trees and the resource routes are there.
   const patterns = routes.map((r) => r.pattern);
   for (const p of ["/", "/cart", "/mypage/sw", "/mypage/sw/pay/:id", "/files/:token", "/mypage/certificate-pdf/:id", "/api/v1/*", "/*"])
@@ -717,7 +1013,7 @@ test("page routes answer hostile addresses, headers and bodies from a visitor wi
   const mark = server.lines().length;
   const routes = (await pageRoutes()).filter((r) => !isApiDoor(r));
   const requests = pageRequests(routes, await allQueryNames(), "visitor", FULL);
-  const result = await run(requests);
+  const result = merge(await run(knownRequests("visitor")), await run(requests));
   console.log(`pages as a visitor: ${routes.length} routes, ${result.count} requests (${histogram(result)})`);
   expectClean(result, mark, "pages as a visitor");
 });
@@ -743,9 +1039,41 @@ test("signed in with a licence (cookies, authorizationToken, editor headers), pa
   const first = requests.filter((r) => !TERMINAL(r) && !READS_A_SHEET(r));
   const sheets = requests.filter((r) => !TERMINAL(r) && READS_A_SHEET(r));
   const last = requests.filter(TERMINAL);
-  const result = merge(await run(first), await run(sheets, 1), await run(last, 1));
+  const result = merge(await run(knownRequests("member")), await run(first), await run(sheets, 1), await run(last, 1));
   console.log(`signed in: ${result.count} requests, ${sheets.length} of them alias sheets (${histogram(result)})`);
   expectClean(result, mark, "signed in");
+});
+
+/** The business customers' routes, where a representative and its business key reach code no other caller does. */
+const BUSINESS_PAGES = new Set([
+  "/",
+  "/cart",
+  "/pay01",
+  "/pay02",
+  "/pay03",
+  "/pay-key",
+  "/request",
+  "/requestComp",
+  "/mypage/purchase",
+  "/mypage/purchase/:id",
+  "/mypage/estimate",
+  "/mypage/estimate-pdf",
+  "/payComp",
+  "/mypage/sw/request",
+]);
+const BUSINESS_API = (e: ApiEndpoint) => e.path.startsWith("requests") || e.path === "payments" || e.path === "carts";
+
+test("signed in as a business representative, its key on the editor and a request checkout, the business routes answer cleanly", async () => {
+  test.setTimeout(120_000);
+  const mark = server.lines().length;
+  const routes = (await pageRoutes()).filter((r) => BUSINESS_PAGES.has(r.pattern));
+  const endpoints = (await apiEndpoints()).filter(BUSINESS_API);
+  expect(routes.length, "the business pages are in the route table").toBe(BUSINESS_PAGES.size);
+  const names = await allQueryNames();
+  const requests = [...apiRequests(endpoints, names, "business", SIGNED_IN), ...pageRequests(routes, names, "business", SIGNED_IN)];
+  const result = merge(await run(knownRequests("business")), await run(requests));
+  console.log(`business: ${routes.length} pages, ${endpoints.length} endpoints, ${result.count} requests (${histogram(result)})`);
+  expectClean(result, mark, "business");
 });
 
 // ---------------------------------------------------------------------------------------------------------------

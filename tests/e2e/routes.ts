@@ -109,6 +109,8 @@ export const SHARED_QUERY_NAMES = [
   "item_type",
   "from",
   "to",
+  // The representative's request list (requestListPage, and the API's list schema).
+  "state",
 ];
 
 let pageCache: PageRoute[] | undefined;
@@ -197,6 +199,7 @@ export const PLAUSIBLE_PARAMS: Record<string, Record<string, string>> = {
   "routes/_store.price.$type": { type: "audio-bgm" },
   "routes/_store.notice.$id": { id: "1" },
   "routes/_store.mypage.pay.$id": { id: "1" },
+  "routes/_store.mypage.purchase.$id": { id: "1" },
   "routes/mypage.certificate.$id": { id: "1" },
   "routes/mypage.certificate-pdf.$id": { id: "1" },
   "routes/sandbox.pay.$id": { id: "MKT-20260101-0000ABCD" },
@@ -217,6 +220,7 @@ export const PLAUSIBLE_API_PARAMS: Record<string, Record<string, string>> = {
   "font/:id": { id: "FO0000085" },
   "search/:type": { type: "all" },
   "users/orders/:id": { id: "1" },
+  "requests/:id": { id: "1" },
 };
 
 /** Segments with no value in the tables above (the specs fail on them). */
