@@ -209,6 +209,9 @@ const pagePathSpecs = (w: World): Record<string, Record<string, Spec>> => ({
   "routes/sandbox.pay.$id": { id: { owned: "payment", door: "member", deny: true } },
   "embedded-pay-detail": { id: { owned: "order", door: "licence", deny: true } },
   "routes/files.$token": { token: { value: "not-a-real-token-0000000000" } },
+  // The test-mode outbox answers only on the store's own machine (these callers come from elsewhere: 404).
+  "routes/_store.outbox.$id": { id: { value: "1" } },
+  "routes/outbox.$id.eml": { id: { value: "1" } },
   "routes/webhooks.payments.$gateway": { gateway: { value: "sandbox" } },
   "routes/$": { "*": { value: "no/such/page" } },
 });
@@ -237,6 +240,8 @@ const pagePublicQuery = (w: World): Record<string, string> => ({
   "routes/_store.support.detail": `id=${w.faqId}`,
   "routes/_store.pay01": `pass=${w.passPriceId}`,
   "routes/pay.return": "gateway=sandbox",
+  // A sign-in hand-off token is a one-time credential the editor gets for its own licence; none is issued here.
+  "routes/_store.bridge": "encrypt=not-a-hand-off-token",
 });
 /** Query names routes read that never name an owner's data (filters, paging, notices, return addresses). */
 const NO_ID_QUERY_NAMES = new Set([
@@ -1226,6 +1231,7 @@ describe(`authorization matrix on ${ENGINE}`, () => {
     "DELETE users": "withdraws the caller",
     "POST users/youtube": "the caller's own channel",
     "POST contents/downloads/free": "public free items into the caller's own licence",
+    "POST auth/request_blowfish": "a sign-in hand-off for the caller's own editor installation (its license_id and hw_info headers)",
   };
 
   /** Page writes that take ids, sent with every id of other principals. */
