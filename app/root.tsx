@@ -8,6 +8,7 @@ import { useSyncLanguage } from "./i18n/use-locale";
 import styles from "./styles/app.css";
 import { restoredAddress } from "./utils/market-query";
 import { useNonce } from "./utils/nonce";
+import { isTestMode } from "./utils/test-mode.server";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
@@ -23,7 +24,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
   const restored = restoredAddress(new URL(request.url));
   if (restored) throw redirect(restored);
-  return data({ locale: context.locale, testMode: Boolean(context.payments.sandbox) });
+  return data({ locale: context.locale, testMode: isTestMode(context) });
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

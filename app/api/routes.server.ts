@@ -4,6 +4,8 @@ import { cartRoutes } from "./cart.server";
 import { catalogRoutes } from "./catalog.server";
 import { downloadRoutes } from "./downloads.server";
 import { ok } from "./envelope.server";
+import { eventRoutes } from "./events.server";
+import { noticeRoutes } from "./notices.server";
 import { orderRoutes } from "./orders.server";
 import { requestRoutes } from "./requests.server";
 import type { ApiRoute } from "./router.server";
@@ -28,4 +30,6 @@ export const routes: ApiRoute[] = [
   ...requestRoutes,
   ...authRoutes,
   ...downloadRoutes,
+  ...noticeRoutes,
+  ...eventRoutes,
 ];

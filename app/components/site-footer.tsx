@@ -23,6 +23,9 @@ export function SiteFooter() {
             <li>
               <Link to="/notice">{t("footer.notice")}</Link>
             </li>
+            <li>
+              <Link to="/event">{t("event.title")}</Link>
+            </li>
           </ul>
         </nav>
         <address className="business-info">

@@ -22,8 +22,13 @@ const toNotice = (
   publishedAt: r.published_at,
 });
 
-/** Published notices, pinned first, newest first, 15 a page (spec section 9). */
-export async function listNotices(db: DB, locale: Locale, page: number, now = new Date()) {
+/** A window of the published notices, pinned first, newest first, with the total. */
+export async function noticeWindow(
+  db: DB,
+  locale: Locale,
+  window: { offset: number; limit: number },
+  now = new Date(),
+): Promise<{ list: Notice[]; total: number }> {
   const base = db.selectFrom("notices").where("published_at", "<=", now.toISOString());
   const [rows, total] = await Promise.all([
     base
@@ -31,16 +36,18 @@ export async function listNotices(db: DB, locale: Locale, page: number, now = ne
       .orderBy("pinned", "desc")
       .orderBy("published_at", "desc")
       .orderBy("id", "desc")
-      .offset((page - 1) * PAGE_SIZE.notices)
-      .limit(PAGE_SIZE.notices)
+      .offset(window.offset)
+      .limit(window.limit)
       .execute(),
     base.select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow(),
   ]);
-  return {
-    list: rows.map((r) => toNotice(r, locale)),
-    total: Number(total.n),
-    pages: Math.max(1, Math.ceil(Number(total.n) / PAGE_SIZE.notices)),
-  };
+  return { list: rows.map((r) => toNotice(r, locale)), total: Number(total.n) };
+}
+
+/** The notices page: 15 a page (spec section 9). */
+export async function listNotices(db: DB, locale: Locale, page: number, now = new Date()) {
+  const result = await noticeWindow(db, locale, { offset: (page - 1) * PAGE_SIZE.notices, limit: PAGE_SIZE.notices }, now);
+  return { ...result, pages: Math.max(1, Math.ceil(result.total / PAGE_SIZE.notices)) };
 }
 
 export async function getNotice(db: DB, id: number, locale: Locale, now = new Date()): Promise<Notice | null> {

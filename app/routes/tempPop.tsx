@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useState } from "react";
-import { useHydrated } from "remix-utils/use-hydrated";
+import { CopyCode } from "../components/copy-code";
 import { useTranslation } from "../i18n/react";
 import { passTitle } from "../i18n/translate";
 import { formatMoney, withVat } from "../market/money";
@@ -23,8 +22,6 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?
 export default function PromoPopup() {
   const { promotion, locale } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
-  const hydrated = useHydrated();
-  const [copied, setCopied] = useState<string | null>(null);
   if (!promotion) {
     return (
       <main id="main" className="plain-page promo-page">
@@ -36,14 +33,6 @@ export default function PromoPopup() {
       </main>
     );
   }
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(promotion.code);
-      setCopied(t("promo.copied", { code: promotion.code }));
-    } catch {
-      setCopied(t("promo.copyFailed"));
-    }
-  };
   const date = new Intl.DateTimeFormat(locale === "ko" ? "ko-KR" : "en-US", { dateStyle: "long", timeZone: "Asia/Seoul" });
   return (
     <main id="main" className="plain-page promo-page">
@@ -69,17 +58,11 @@ export default function PromoPopup() {
           </li>
         ))}
       </ul>
-      <div className="promo-code">
-        <span>{t("promo.code")}</span> <code>{promotion.code}</code>
-        {hydrated ? (
-          <button type="button" className="button" onClick={copy}>
-            {t("promo.copy")}
-          </button>
-        ) : null}
-      </div>
-      <p role="status" aria-live="polite" className="form-result">
-        {copied ?? ""}
-      </p>
+      <CopyCode
+        code={promotion.code}
+        label={t("promo.code")}
+        messages={{ copy: t("promo.copy"), copied: t("promo.copied", { code: promotion.code }), failed: t("promo.copyFailed") }}
+      />
       <p className="muted">{t("promo.rules", { date: date.format(new Date(promotion.endsAt)) })}</p>
       <p>
         <Link to="/price" className="button button-ghost">

@@ -1,4 +1,6 @@
+import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { EVENT_IMAGES, encodePng, eventImagePng } from "../../app/db/seed/event-images";
 import { synthBgm, synthSe } from "../../app/db/seed/media.server";
 
 /** Reads a PCM WAV header the way a decoder does. */
@@ -27,4 +29,68 @@ describe("demo audio", () => {
     expect(peak).toBeGreaterThan(3000);
     expect(peak).toBeLessThan(32767);
   });
+});
+
+/** Reads an 8-bit truecolour PNG back the way a decoder does: chunks and their CRCs, inflate, undo each row's filter. */
+function decodePng(png: Buffer) {
+  expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  let at = 8;
+  let width = 0;
+  let height = 0;
+  const idat: Buffer[] = [];
+  const types: string[] = [];
+  while (at < png.length) {
+    const length = png.readUInt32BE(at);
+    const type = png.toString("ascii", at + 4, at + 8);
+    const data = png.subarray(at + 8, at + 8 + length);
+    expect(png.readUInt32BE(at + 8 + length)).toBe(zlib.crc32(png.subarray(at + 4, at + 8 + length)) >>> 0);
+    types.push(type);
+    if (type === "IHDR") {
+      width = data.readUInt32BE(0);
+      height = data.readUInt32BE(4);
+      expect([...data.subarray(8)]).toEqual([8, 2, 0, 0, 0]);
+    }
+    if (type === "IDAT") idat.push(data);
+    at += 12 + length;
+  }
+  expect(types[0]).toBe("IHDR");
+  expect(types.at(-1)).toBe("IEND");
+  const raw = zlib.inflateSync(Buffer.concat(idat));
+  const stride = width * 3;
+  expect(raw.length).toBe((stride + 1) * height);
+  const out = Buffer.alloc(stride * height);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)];
+    for (let i = 0; i < stride; i++) {
+      const a = i >= 3 ? out[y * stride + i - 3] : 0;
+      const b = y > 0 ? out[(y - 1) * stride + i] : 0;
+      const c = y > 0 && i >= 3 ? out[(y - 1) * stride + i - 3] : 0;
+      const p = a + b - c;
+      const paeth =
+        Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
+      const predicted = [0, a, b, (a + b) >> 1, paeth][filter];
+      out[y * stride + i] = (raw[y * (stride + 1) + 1 + i] + predicted) & 0xff;
+    }
+  }
+  return { width, height, rgb: out };
+}
+
+describe("demo event pictures", () => {
+  it("encodes PNGs that decode to exactly the pixels drawn", () => {
+    const rgb = Buffer.alloc(37 * 11 * 3);
+    for (let i = 0; i < rgb.length; i++) rgb[i] = (i * 7919) % 256;
+    expect(decodePng(encodePng(37, 11, rgb))).toEqual({ width: 37, height: 11, rgb });
+  });
+
+  it("draws each event a 1200x600 picture with its own colours, not a flat fill", () => {
+    const means = EVENT_IMAGES.map((_, i) => {
+      const { width, height, rgb } = decodePng(eventImagePng(i));
+      expect([width, height]).toEqual([1200, 600]);
+      expect(new Set(rgb).size).toBeGreaterThan(100);
+      const sums = [0, 0, 0];
+      for (let j = 0; j < rgb.length; j++) sums[j % 3] += rgb[j];
+      return sums.map((v) => Math.round(v / (width * height)));
+    });
+    expect(new Set(means.map((m) => m.join())).size).toBe(EVENT_IMAGES.length);
+  }, 30_000);
 });

@@ -4,6 +4,7 @@ import { hashPassword } from "../../market/users/password.server";
 import type { DB } from "../db.server";
 import type { ContentsType, NewContent, PriceType } from "../schema";
 import { COMPANY, FAQ, NOTICE_TITLES, POLICIES } from "./documents";
+import { EVENT_IMAGES } from "./event-images";
 import { BANNER_COUNT, BGM_COUNT, CLIP_COUNT, FONTS, ICON_COUNT, POSTER_COUNT, SE_COUNT, writeMediaPool } from "./media.server";
 import { createRandom, type Random } from "./random";
 import { seedBusinessRequests } from "./requests";
@@ -515,36 +516,75 @@ async function seedDocuments(db: DB, now: string) {
       }),
     )
     .execute();
-  const year = new Date(now).getUTCFullYear();
-  await db
-    .insertInto("events")
-    .values([
-      {
-        title_ko: "신규 회원 20% 할인",
-        title_en: "20% off for new members",
-        body_ko: "첫 구매에 쓸 수 있는 할인 쿠폰을 드립니다. 아이디당 1회 사용할 수 있습니다.",
-        body_en: "A discount coupon for your first purchase. One coupon per ID.",
-        image_path: "/media/banners/banner-3.svg",
-        coupon_code: "WELCOME20",
-        discount_percent: 20,
-        test_only: 0,
-        starts_at: `${year - 1}-01-01T00:00:00.000Z`,
-        ends_at: `${year + 1}-12-31T23:59:59.000Z`,
-      },
-      {
-        title_ko: "여름 오디오 페스티벌",
-        title_en: "Summer audio festival",
-        body_ko: "여름 배경음악 할인 이벤트가 종료되었습니다.",
-        body_en: "The summer background-music sale has ended.",
-        image_path: "/media/banners/banner-5.svg",
-        coupon_code: null,
-        discount_percent: null,
-        test_only: 0,
-        starts_at: "2025-07-01T00:00:00.000Z",
-        ends_at: "2025-08-31T23:59:59.000Z",
-      },
-    ])
-    .execute();
+  await db.insertInto("events").values(demoEvents(now)).execute();
+}
+
+/**
+ * The demo events, dated from the seed's own day (Asia/Seoul, 00:00 to 23:59:59): two running (one with the
+ * promotion's coupon WELCOME20), one ended and one test event (test_only) that only test mode shows on request.
+ */
+function demoEvents(now: string) {
+  const KST = 9 * 3_600_000;
+  const seedDay = Math.floor((Date.parse(now) + KST) / DAY) * DAY - KST; // 00:00 KST of the seed's day, in UTC
+  const from = (days: number) => new Date(seedDay + days * DAY).toISOString();
+  const until = (days: number) => new Date(seedDay + (days + 1) * DAY - 1000).toISOString();
+  const image = (file: string) => `/media/events/${file}`;
+  return [
+    {
+      title_ko: "신규 회원 20% 할인",
+      title_en: "20% off for new members",
+      body_ko:
+        "마켓에 처음 오신 분께 첫 구매에 쓸 수 있는 20% 할인 쿠폰을 드립니다.\n단품 콘텐츠는 물론 영상, 아이콘, 오디오, 글꼴 이용권에도 쓸 수 있습니다.",
+      body_en:
+        "New to the market? Take 20% off your first purchase.\nThe coupon works on single items and on video, icon, audio and font passes alike.",
+      image_path: image(EVENT_IMAGES[0].file),
+      coupon_code: "WELCOME20",
+      discount_percent: 20,
+      test_only: 0,
+      starts_at: from(-14),
+      ends_at: until(90),
+    },
+    {
+      title_ko: "4K 영상 컬렉션 공개",
+      title_en: "New 4K video collection",
+      body_ko:
+        "도시, 자연, 여행 영상 클립을 4K로 새로 선보입니다.\n영상 카테고리의 최신순 목록에서 새 클립을 미리 보고 장바구니에 담아 보세요.",
+      body_en:
+        "New 4K clips of cities, nature and travel are here.\nPreview them in the video category, sorted by most recent, and add your favourites to the cart.",
+      image_path: image(EVENT_IMAGES[1].file),
+      coupon_code: null,
+      discount_percent: null,
+      test_only: 0,
+      starts_at: from(-3),
+      ends_at: until(30),
+    },
+    {
+      title_ko: "여름 오디오 페스티벌",
+      title_en: "Summer audio festival",
+      body_ko: "여름 배경음악과 효과음을 할인된 가격으로 만나 보세요.\n페스티벌 기간 동안 오디오 이용권을 특별가로 드립니다.",
+      body_en:
+        "Summer background music and sound effects at festival prices.\nAudio passes are on special offer for the length of the festival.",
+      image_path: image(EVENT_IMAGES[2].file),
+      coupon_code: null,
+      discount_percent: null,
+      test_only: 0,
+      starts_at: from(-120),
+      ends_at: until(-60),
+    },
+    {
+      title_ko: "[테스트] 가을 프로모션 미리보기",
+      title_en: "[Test] Autumn promotion preview",
+      body_ko: "가을 시즌 프로모션을 공개하기 전에 화면과 안내 문구를 확인하는 이벤트입니다.\n확인이 끝나면 실제 이벤트로 다시 등록됩니다.",
+      body_en:
+        "The autumn promotion, set up to check its page and wording before it goes live.\nOnce checked, it is published as a real event.",
+      image_path: image(EVENT_IMAGES[3].file),
+      coupon_code: null,
+      discount_percent: null,
+      test_only: 1,
+      starts_at: from(-1),
+      ends_at: until(30),
+    },
+  ];
 }
 
 async function seedAccounts(db: DB, now: string) {

@@ -2,11 +2,12 @@ import { execFile, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { EVENT_IMAGES, eventImagePng } from "./event-images";
 import { createRandom } from "./random";
 
 /**
- * Writes the demo catalog's media: SVG icons, video posters and banners, synthesized WAV audio,
- * and real OFL fonts copied from npm packages. Previews go to `<dataDir>/media` (public, served at
+ * Writes the demo catalog's media: SVG icons, video posters and banners, PNG event pictures, synthesized WAV
+ * audio, and real OFL fonts copied from npm packages. Previews go to `<dataDir>/media` (public, served at
  * /media); originals go to `<dataDir>/storage` (private, leave only through signed download links).
  */
 export const ICON_COUNT = 24;
@@ -216,6 +217,14 @@ function write(file: string, content: string | Buffer): void {
   fs.writeFileSync(file, content);
 }
 
+/** The events' PNG pictures (media/events), each drawn when it is missing, so older data folders get them too. */
+function writeEventImages(media: string): void {
+  EVENT_IMAGES.forEach((image, i) => {
+    const file = path.join(media, "events", image.file);
+    if (!fs.existsSync(file)) write(file, eventImagePng(i));
+  });
+}
+
 /**
  * Creates the media pool once. Paths are conventional; the answer says whether video clips exist
  * (they need ffmpeg), so the seed can point video previews at them.
@@ -225,6 +234,7 @@ export async function writeMediaPool(dataDir: string): Promise<{ clips: boolean 
   const storage = path.join(dataDir, "storage");
   const marker = path.join(media, ".complete-v2");
   const clipsExist = () => fs.existsSync(path.join(media, "clips", `clip-${CLIP_COUNT - 1}.mp4`));
+  writeEventImages(media);
   if (fs.existsSync(marker)) return { clips: clipsExist() };
   for (let i = 0; i < ICON_COUNT; i++) {
     write(path.join(media, "icons", `icon-${i}.svg`), iconSvg(i));
