@@ -240,6 +240,7 @@ const FORM_SAMPLES: Record<string, Record<string, string | string[]>[]> = {
     { serial: "VEDT-IND-0001-DEMO", email: "nobody@example.com" },
   ],
   "routes/_store.request": [{ request_email: "requester@studio.example", message: "Studio, fuzz" }],
+  "routes/_store.rejection": [{ token: "MQ.not-a-real-signature" }, { "List-Unsubscribe": "One-Click" }],
   "routes/_store.mypage.purchase._index": [
     { intent: "pay", request: ["1", "3"] },
     { intent: "delete", request: ["999"] },
@@ -282,6 +283,7 @@ const JSON_SAMPLES: Record<string, unknown> = {
   "POST interests": { item_list: ["VI0000006"] },
   "DELETE interests": { interest_id: [1, 2] },
   "POST users": { market_email_agree: 1 },
+  "POST auth/request_blowfish": {},
   "DELETE users": { reason: "other", detail: "fuzz" },
   "POST users/youtube": { channel_id: "UCxxxxxxxxxxxxxxxxxxxxxx" },
   "POST users/licenses/aliases": { list: [{ id: 1, alias: "fuzz" }] },

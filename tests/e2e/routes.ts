@@ -198,6 +198,9 @@ export const PLAUSIBLE_PARAMS: Record<string, Record<string, string>> = {
   "routes/_store.search.$type": { type: "all" },
   "routes/_store.price.$type": { type: "audio-bgm" },
   "routes/_store.notice.$id": { id: "1" },
+  "routes/_store.event.$id": { id: "1" },
+  "routes/_store.outbox.$id": { id: "1" },
+  "routes/outbox.$id.eml": { id: "1" },
   "routes/_store.mypage.pay.$id": { id: "1" },
   "routes/_store.mypage.purchase.$id": { id: "1" },
   "routes/mypage.certificate.$id": { id: "1" },
@@ -221,6 +224,8 @@ export const PLAUSIBLE_API_PARAMS: Record<string, Record<string, string>> = {
   "search/:type": { type: "all" },
   "users/orders/:id": { id: "1" },
   "requests/:id": { id: "1" },
+  "notice/:id": { id: "1" },
+  "pboard/event/:id": { id: "1" },
 };
 
 /** Segments with no value in the tables above (the specs fail on them). */

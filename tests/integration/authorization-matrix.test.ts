@@ -202,6 +202,7 @@ const pagePathSpecs = (w: World): Record<string, Record<string, Spec>> => ({
   "routes/_store.search.$type": { type: { value: "all" } },
   "routes/_store.price.$type": { type: { value: "video" } },
   "routes/_store.notice.$id": { id: { value: String(w.noticeId) } },
+  "routes/_store.event.$id": { id: { value: "1" } },
   "routes/_store.mypage.pay.$id": { id: { owned: "order", door: "member", deny: true } },
   "routes/_store.mypage.purchase.$id": { id: { owned: "request", door: "member", deny: true } },
   "routes/mypage.certificate.$id": { id: { owned: "line", door: "member", deny: true } },
@@ -242,6 +243,8 @@ const pagePublicQuery = (w: World): Record<string, string> => ({
   "routes/pay.return": "gateway=sandbox",
   // A sign-in hand-off token is a one-time credential the editor gets for its own licence; none is issued here.
   "routes/_store.bridge": "encrypt=not-a-hand-off-token",
+  // An unsubscribe token names a member and is signed; a made-up one opens nothing.
+  "routes/_store.rejection": "token=MQ.not-a-real-signature-0000000000000000000000000000",
 });
 /** Query names routes read that never name an owner's data (filters, paging, notices, return addresses). */
 const NO_ID_QUERY_NAMES = new Set([
@@ -275,6 +278,8 @@ const apiPathSpecs = (w: World): Record<string, Record<string, Spec>> => ({
   "search/:type": { type: { value: "all" } },
   "users/orders/:id": { id: { owned: "order", door: "either", deny: true } },
   "requests/:id": { id: { owned: "request", door: "member", deny: true } },
+  "notice/:id": { id: { value: String(w.noticeId) } },
+  "pboard/event/:id": { id: { value: "1" } },
 });
 
 /** Ids an API GET takes in a header or the query, by endpoint. */
@@ -1376,6 +1381,7 @@ describe(`authorization matrix on ${ENGINE}`, () => {
     "routes/_store.request":
       "writes a purchase request for the key the caller's own checkout looked up (signed pay cookie), of the items its own cart put there",
     "routes/logout": "signs the caller out",
+    "routes/_store.rejection": "the member is named by a signed token from their own mail; an id without its signature opens nothing",
     "routes/$": "redirects to /404",
     "routes/webhooks.payments.$gateway": "server to server, verified by signature",
     "embedded-benefit": "public benefit items, for the webview's own licence",
