@@ -4,6 +4,7 @@ import { MarketError } from "../market/errors";
 import { identifyLicense } from "../market/licenses.server";
 import { checkoutItemSchema } from "../market/orders/checkout.server";
 import { listOrders, listPasses, type OrderOwner, orderDetail } from "../market/orders/history.server";
+import { resendReceipt } from "../market/orders/mails.server";
 import { placeOrder } from "../market/orders/orders.server";
 import { lookupBusinessKey } from "../market/requests/lookup.server";
 import { publicOrigin } from "../utils/origin.server";
@@ -60,6 +61,8 @@ const paymentSchema = z.object({
   idempotency_key: z.string().min(8).max(64),
   coupon: z.string().trim().min(1).max(40).optional(),
 });
+
+const mailSend = z.object({ type: z.literal("receipt"), order_id: z.number().int().positive() });
 
 /** Payments and passes (spec section 7: POST payment service, users/orders, users/orders/{id}, users/passes). */
 export const orderRoutes: ApiRoute[] = [
@@ -144,6 +147,17 @@ export const orderRoutes: ApiRoute[] = [
         });
       }
       return ok({ state: "SUCCESS", order_no: placed.orderNo, checkout: placed.checkout });
+    },
+  },
+  {
+    method: "POST",
+    path: "mail/send",
+    handler: async (call) => {
+      // What mail/send sends (docs/decisions.md): the receipt of one of the caller's paid orders, again.
+      const owner = await orderOwner(call);
+      const input = mailSend.parse(await readJson(call));
+      const sent = await resendReceipt(call.context.db, owner, input.order_id, call.context.clientIp);
+      return ok({ state: "SUCCESS", to: sent.to });
     },
   },
 ];

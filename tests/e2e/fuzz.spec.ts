@@ -284,6 +284,7 @@ const JSON_SAMPLES: Record<string, unknown> = {
   "DELETE interests": { interest_id: [1, 2] },
   "POST users": { market_email_agree: 1 },
   "POST auth/request_blowfish": {},
+  "POST mail/send": { type: "receipt", order_id: 1 },
   "DELETE users": { reason: "other", detail: "fuzz" },
   "POST users/youtube": { channel_id: "UCxxxxxxxxxxxxxxxxxxxxxx" },
   "POST users/licenses/aliases": { list: [{ id: 1, alias: "fuzz" }] },

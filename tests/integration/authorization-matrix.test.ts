@@ -1121,6 +1121,8 @@ describe(`authorization matrix on ${ENGINE}`, () => {
   const API_WRITES: Record<string, (who: Who) => Write[]> = {
     "DELETE carts": (who) => [{ path: "carts", json: { cart_id: ids(foreign(who, "cart")).map(Number) } }],
     "DELETE interests": (who) => [{ path: "interests", json: { interest_id: ids(foreign(who, "interest")).map(Number) } }],
+    "POST mail/send": (who) =>
+      foreign(who, "order").map((o) => ({ path: "mail/send", json: { type: "receipt", order_id: Number(o.value) }, deny: true })),
     "POST users/licenses/aliases": (who) =>
       foreign(who, "licence").map((l) => ({
         path: "users/licenses/aliases",

@@ -237,6 +237,49 @@ describe(`mail on ${ENGINE}`, () => {
     expect(await bad.text()).toContain("This unsubscribe link is not valid.");
   });
 
+  it("POST mail/send sends the receipt of one's own paid order again, and nobody else's; it is rate-limited", async () => {
+    const s = await newShopper(db);
+    const sandbox = call.payments.sandbox as SandboxGateway;
+    const [item] = await db
+      .selectFrom("contents")
+      .select("id")
+      .where("price_type", "=", "paid")
+      .where("status", "=", "active")
+      .orderBy("id", "desc")
+      .offset(5)
+      .limit(1)
+      .execute();
+    const placed = await placeOrder(db, call.payments, {
+      buyer: { id: s.userId, userType: 1, email: s.email },
+      items: [{ kind: "content", id: item.id }],
+      license: { licenseId: s.licenseId },
+      method: "card",
+      locale: "en",
+      idempotencyKey: `${s.userId}:resend`,
+      origin: "http://store.test",
+    });
+    await sandbox.act(placed.orderNo, "approve");
+    await sandbox.settled();
+    const order = await db.selectFrom("orders").select("id").where("order_no", "=", placed.orderNo).executeTakeFirstOrThrow();
+    const send = (token: string, orderId: number, ip = "198.51.100.90") =>
+      call("/api/v1/mail/send", {
+        method: "POST",
+        ip,
+        headers: { authorizationToken: token, "content-type": "application/json" },
+        body: JSON.stringify({ type: "receipt", order_id: orderId }),
+      });
+    const before = (await mailTo(s.email)).filter((m) => m.kind === "receipt").length;
+    const res = await send(s.token, order.id);
+    expect(res.status).toBe(200);
+    expect((await res.json()).data.to).toBe(s.email);
+    expect((await mailTo(s.email)).filter((m) => m.kind === "receipt")).toHaveLength(before + 1);
+    const other = await newShopper(db);
+    expect((await send(other.token, order.id)).status).toBe(404);
+    const codes: number[] = [];
+    for (let i = 0; i < 6; i++) codes.push((await send(s.token, order.id, "198.51.100.91")).status);
+    expect(codes).toContain(429);
+  });
+
   it("the outbox page is test mode on the store's own machine only", async () => {
     const [one] = await db.selectFrom("mail_outbox").select("id").orderBy("id", "desc").limit(1).execute();
     expect((await call("/outbox", { ip: "127.0.0.1", headers: { cookie: "lng=en" } })).status).toBe(200);

@@ -4,12 +4,15 @@
  * language of its currency).
  */
 import type { Kysely, Transaction } from "kysely";
+import type { DB } from "../../db/db.server";
 import type { Database } from "../../db/schema";
 import type { Locale } from "../../i18n/config";
 import { seoulText } from "../../utils/dates";
+import { MarketError } from "../errors";
 import { receiptMail, refundMail, vbankCancelledMail, vbankMail } from "../mail/messages.server";
 import { queueMail } from "../mail/queue.server";
 import { type Currency, formatMoney } from "../money";
+import { admitMail, RateLimited } from "../rate-limits.server";
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -78,4 +81,29 @@ export async function queueRefund(db: Executor, order: OrderRow, refund: { amoun
     refundMail(r.to, r.locale, { ...facts(order, r.locale), refund: money(refund.amount), deduction: money(refund.deduction) }),
     now,
   );
+}
+
+/**
+ * `POST mail/send` (spec section 7; docs/decisions.md): the buyer asks for an order's receipt again. Only a paid
+ * order of the caller's own (a member's, or a licence's), to the e-mail it was bought with; limited like every mail.
+ */
+export async function resendReceipt(
+  db: DB,
+  owner: { userId: number } | { licenseId: number },
+  orderId: number,
+  ip: string,
+  now = new Date(),
+): Promise<{ to: string }> {
+  let q = db
+    .selectFrom("orders")
+    .selectAll()
+    .where("id", "=", orderId)
+    .where("status", "in", ["complete", "partially_cancelled", "cancelled"]);
+  q = "userId" in owner ? q.where("user_id", "=", owner.userId) : q.where("license_id", "=", owner.licenseId);
+  const order = await q.executeTakeFirst();
+  if (!order?.buyer_email) throw new MarketError("ORDER_NOT_FOUND", 404, "No such payment");
+  const verdict = await admitMail(db, ip, { userId: order.user_id, email: order.buyer_email }, [order.buyer_email], now);
+  if (!verdict.allowed) throw new RateLimited(verdict.retryAfterMs);
+  await db.transaction().execute((trx) => queueReceipt(trx, order, now));
+  return { to: order.buyer_email };
 }
