@@ -983,6 +983,7 @@ const READS_A_SHEET = (r: Sent) =>
 
 function expectClean(result: { problems: string[]; count: number }, mark: number, what: string) {
   const logged = server.errorsSince(mark);
+  if (process.env.FUZZ_LOG) require("node:fs").writeFileSync(process.env.FUZZ_LOG, server.lines().join("\n"));
   expect.soft(result.problems.slice(0, 60), `${what}: ${result.problems.length} of ${result.count} requests answered badly`).toEqual([]);
   expect.soft(logged.slice(0, 20), `${what}: error-level lines in the server's log`).toEqual([]);
 }
