@@ -14,6 +14,7 @@ import * as m0012 from "./0012_rate_limits";
 import * as m0013 from "./0013_job_leases";
 import * as m0014 from "./0014_purchase_requests";
 import * as m0015 from "./0015_sign_in_handoffs";
+import * as m0016 from "./0016_support_answers";
 
 /** Every migration, in order. Imported statically so the server bundle carries them. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   "0013_job_leases": m0013,
   "0014_purchase_requests": m0014,
   "0015_sign_in_handoffs": m0015,
+  "0016_support_answers": m0016,
 };
