@@ -10,6 +10,7 @@ import { orderRoutes } from "./orders.server";
 import { requestRoutes } from "./requests.server";
 import type { ApiRoute } from "./router.server";
 import { searchRoutes } from "./search.server";
+import { supportRoutes } from "./support.server";
 import { userRoutes } from "./users.server";
 
 /** The section-7 route table. Each handler parses its input and calls one domain function. */
@@ -32,4 +33,5 @@ export const routes: ApiRoute[] = [
   ...downloadRoutes,
   ...noticeRoutes,
   ...eventRoutes,
+  ...supportRoutes,
 ];

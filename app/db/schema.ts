@@ -342,6 +342,12 @@ export interface SupportTicketsTable {
   status: string; // accepted | completed
   answer: string | null;
   created_at: string;
+  /** When the answer was written (migration 0016). */
+  answered_at: string | null;
+  /** When the member last edited the question (migration 0016). */
+  updated_at: string | null;
+  /** The language the inquiry was filed in, ko or en (migration 0016). */
+  language: string | null;
 }
 
 export interface FaqsTable {

@@ -4,31 +4,16 @@ import path from "node:path";
 import { sql } from "kysely";
 import type { DB } from "../db/db.server";
 import type { Locale } from "../i18n/config";
+import { seoulText } from "../utils/dates";
+import { MarketError } from "./errors";
 import { INQUIRY_ATTACHMENT_MAX_BYTES, PAGE_SIZE } from "./rules";
-import { SUPPORT_CATEGORIES, type SupportCategory } from "./support-rules";
+import { type InquiryStatus, SUPPORT_CATEGORIES, type SupportCategory } from "./support-rules";
 
-/** FAQ entries in the visitor's language, searched by keyword and category, 20 a page. */
-export async function searchFaq(db: DB, locale: Locale, filter: { keyword?: string; category?: string; page: number }) {
-  const q = locale === "ko" ? "question_ko" : "question_en";
-  const a = locale === "ko" ? "answer_ko" : "answer_en";
-  let base = db.selectFrom("faqs");
-  if (filter.category) base = base.where("category", "=", filter.category);
-  if (filter.keyword) {
-    const like = `%${filter.keyword.toLowerCase()}%`;
-    base = base.where((eb) => eb.or([eb(eb.fn("lower", [q]), "like", like), eb(eb.fn("lower", [a]), "like", like)]));
-  }
-  const [rows, total] = await Promise.all([
-    base
-      .select(["id", "category", `${q} as question`, `${a} as answer`])
-      .orderBy("sort")
-      .offset((filter.page - 1) * PAGE_SIZE.faq)
-      .limit(PAGE_SIZE.faq)
-      .execute(),
-    base.select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow(),
-  ]);
-  const categories = (await db.selectFrom("faqs").select("category").distinct().orderBy("category").execute()).map((r) => r.category);
-  return { list: rows, total: Number(total.n), pages: Math.max(1, Math.ceil(Number(total.n) / PAGE_SIZE.faq)), categories };
-}
+/**
+ * 1:1 inquiries (the FAQ is faq.server.ts): filing one with its attachment in private storage
+ * (DATA_DIR/storage/inquiries), the member's list, detail and edits on My page and through the API, the answer the
+ * operator console writes (answerInquiry), and the owner-only attachment. The form's schema is inquiry-forms.server.ts.
+ */
 
 /** Which image an attachment really is, by its first bytes (the name and the browser's type can lie). */
 export function imageKind(bytes: Uint8Array): "png" | "jpg" | null {
@@ -50,6 +35,43 @@ export interface NewInquiry {
   description: string;
   email: string;
   attachment?: Uint8Array | null;
+  /** The language the inquiry is written from (the answer's mail is sent in it). */
+  language?: Locale;
+}
+
+/** An attachment on its way into private storage: written under `temp`, renamed to `final` with its row. */
+interface StagedAttachment {
+  /** The row's attachment_path, relative to DATA_DIR/storage. */
+  path: string;
+  final: string;
+  temp: string;
+}
+
+/**
+ * Checks an attachment (jpg or png by content, up to 2 MB; else "ATTACHMENT_REFUSED") and writes it under a
+ * temporary name in DATA_DIR/storage/inquiries.
+ */
+async function stageAttachment(dataDir: string, bytes: Uint8Array, now: Date): Promise<StagedAttachment> {
+  const kind = imageKind(bytes);
+  if (!kind || bytes.length > INQUIRY_ATTACHMENT_MAX_BYTES) throw new Error("ATTACHMENT_REFUSED");
+  const name = `${now.toISOString().slice(0, 10)}-${randomBytes(8).toString("hex")}.${kind}`;
+  const dir = path.join(dataDir, "storage", "inquiries");
+  const staged = { path: path.join("inquiries", name), final: path.join(dir, name), temp: path.join(dir, `.tmp-${name}`) };
+  await fs.mkdir(dir, { recursive: true });
+  try {
+    await fs.writeFile(staged.temp, bytes, { flag: "wx" });
+  } catch (error) {
+    await fs.rm(staged.temp, { force: true });
+    throw error;
+  }
+  return staged;
+}
+
+/** Removes what a staged attachment left, whether or not it was renamed into place (its row was not committed). */
+async function unstage(staged: StagedAttachment | null) {
+  if (!staged) return;
+  await fs.rm(staged.temp, { force: true });
+  await fs.rm(staged.final, { force: true });
 }
 
 /**
@@ -61,17 +83,8 @@ export interface NewInquiry {
  */
 export async function fileInquiry(db: DB, dataDir: string, userId: number | null, input: NewInquiry, now = new Date()): Promise<number> {
   if (!SUPPORT_CATEGORIES.includes(input.category)) throw new Error("bad category");
-  let attachment: { path: string; final: string; temp: string } | null = null;
-  if (input.attachment?.length) {
-    const kind = imageKind(input.attachment);
-    if (!kind || input.attachment.length > INQUIRY_ATTACHMENT_MAX_BYTES) throw new Error("ATTACHMENT_REFUSED");
-    const name = `${now.toISOString().slice(0, 10)}-${randomBytes(8).toString("hex")}.${kind}`;
-    const dir = path.join(dataDir, "storage", "inquiries");
-    attachment = { path: path.join("inquiries", name), final: path.join(dir, name), temp: path.join(dir, `.tmp-${name}`) };
-    await fs.mkdir(dir, { recursive: true });
-  }
+  const attachment = input.attachment?.length ? await stageAttachment(dataDir, input.attachment, now) : null;
   try {
-    if (attachment) await fs.writeFile(attachment.temp, input.attachment as Uint8Array, { flag: "wx" });
     return await db.transaction().execute(async (trx) => {
       const row = await trx
         .insertInto("support_tickets")
@@ -85,6 +98,7 @@ export async function fileInquiry(db: DB, dataDir: string, userId: number | null
           status: "accepted",
           answer: null,
           created_at: now.toISOString(),
+          language: input.language ?? null,
         })
         .returning("id")
         .executeTakeFirstOrThrow();
@@ -92,13 +106,238 @@ export async function fileInquiry(db: DB, dataDir: string, userId: number | null
       return row.id;
     });
   } catch (error) {
-    if (attachment) {
-      await fs.rm(attachment.temp, { force: true });
-      // The rename happened but the commit did not.
-      await fs.rm(attachment.final, { force: true });
-    }
+    // The rename may have happened but the commit did not.
+    await unstage(attachment);
     throw error;
   }
+}
+
+/** The content type of a stored attachment (its name carries the kind found in its bytes). */
+export const attachmentType = (file: string) => (file.toLowerCase().endsWith(".png") ? "image/png" : "image/jpeg");
+
+/** The member's inquiries, newest first, from `offset` (My page and `GET support/qna`). */
+export async function listInquiries(db: DB, userId: number, page: { offset: number; limit: number }) {
+  const base = db.selectFrom("support_tickets").where("user_id", "=", userId);
+  const [rows, total] = await Promise.all([
+    base
+      .select(["id", "category", "title", "status", "attachment_path", "created_at", "updated_at", "answered_at"])
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute(),
+    base.select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    list: rows.map(({ attachment_path, ...r }) => ({
+      ...r,
+      category: r.category as SupportCategory,
+      status: r.status as InquiryStatus,
+      has_attachment: attachment_path !== null,
+    })),
+    total_count: Number(total.n),
+  };
+}
+
+/** /mypage/qna: one page of the member's inquiries (10 a page), dates spelled on the server (utils/dates.ts). */
+export async function inquiryListPage(db: DB, userId: number, requestedPage: number, locale: Locale) {
+  const first = await listInquiries(db, userId, { offset: (requestedPage - 1) * PAGE_SIZE.inquiries, limit: PAGE_SIZE.inquiries });
+  const pages = Math.max(1, Math.ceil(first.total_count / PAGE_SIZE.inquiries));
+  // A page past the end shows the last one.
+  const page = Math.min(requestedPage, pages);
+  const found =
+    page === requestedPage
+      ? first
+      : await listInquiries(db, userId, { offset: (page - 1) * PAGE_SIZE.inquiries, limit: PAGE_SIZE.inquiries });
+  return {
+    rows: found.list.map((r, i) => ({
+      id: r.id,
+      // Numbered as a board is, the oldest 1.
+      number: found.total_count - (page - 1) * PAGE_SIZE.inquiries - i,
+      category: r.category,
+      title: r.title,
+      status: r.status,
+      date: seoulText(r.created_at, locale, "date"),
+      hasAttachment: r.has_attachment,
+    })),
+    totalCount: found.total_count,
+    page,
+    pages,
+  };
+}
+
+/**
+ * One of the member's inquiries, or null when it is not theirs (or does not exist): the question, the
+ * attachment's kind, and the answer once the inquiry is completed.
+ */
+export async function getInquiry(db: DB, userId: number, id: number) {
+  const row = await db
+    .selectFrom("support_tickets")
+    .select([
+      "id",
+      "category",
+      "title",
+      "description",
+      "email",
+      "status",
+      "answer",
+      "attachment_path",
+      "created_at",
+      "updated_at",
+      "answered_at",
+    ])
+    .where("id", "=", id)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  if (!row) return null;
+  const { attachment_path, answer, ...rest } = row;
+  const completed = row.status === "completed";
+  return {
+    ...rest,
+    category: row.category as SupportCategory,
+    status: row.status as InquiryStatus,
+    answer: completed ? answer : null,
+    answered_at: completed ? row.answered_at : null,
+    attachment: attachment_path ? { type: attachmentType(attachment_path) } : null,
+    editable: !completed,
+  };
+}
+
+/** Where a stored attachment is, or null for a path that would leave DATA_DIR/storage/inquiries. */
+function storedFile(dataDir: string, attachmentPath: string): string | null {
+  const dir = path.resolve(dataDir, "storage", "inquiries");
+  const file = path.resolve(dataDir, "storage", attachmentPath);
+  return file.startsWith(dir + path.sep) ? file : null;
+}
+
+/**
+ * The attachment of one of the member's inquiries: its file in private storage, content type and a validator
+ * that changes when it is replaced; null when the inquiry is not theirs, has none, or the file is gone.
+ */
+export async function inquiryAttachment(db: DB, dataDir: string, userId: number, id: number) {
+  const row = await db
+    .selectFrom("support_tickets")
+    .select("attachment_path")
+    .where("id", "=", id)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  const file = row?.attachment_path ? storedFile(dataDir, row.attachment_path) : null;
+  if (!file) return null;
+  const stat = await fs.stat(file).catch(() => null);
+  if (!stat?.isFile()) return null;
+  return { file, size: stat.size, type: attachmentType(file), etag: `"${path.basename(file)}"` };
+}
+
+/** What an edit does with the attachment: keeps it, removes it, or replaces it with these bytes. */
+export type AttachmentChange = "keep" | "remove" | Uint8Array;
+
+export interface InquiryEdit {
+  category: SupportCategory;
+  title: string;
+  description: string;
+  email: string;
+  attachment: AttachmentChange;
+}
+
+/** Why an edit was refused: not the member's inquiry, already answered, or an attachment that is not a jpg/png up to 2 MB. */
+export type InquiryEditRefusal = "not_found" | "answered" | "attachment";
+
+/**
+ * The member changes an inquiry that has not been answered yet (status accepted): category, title, description,
+ * e-mail, and the attachment kept, removed or replaced. The update is conditional on the inquiry still being
+ * accepted and still having the attachment read first, so an answer written meanwhile wins ("answered") and two
+ * edits at once never orphan a file. A new file is written and renamed with the row's update in one transaction,
+ * like fileInquiry; the file it replaces is deleted after the commit.
+ */
+export async function editInquiry(
+  db: DB,
+  dataDir: string,
+  userId: number,
+  id: number,
+  input: InquiryEdit,
+  now = new Date(),
+): Promise<{ ok: true } | { ok: false; reason: InquiryEditRefusal }> {
+  if (!SUPPORT_CATEGORIES.includes(input.category)) throw new Error("bad category");
+  const replacement = input.attachment instanceof Uint8Array && input.attachment.length ? input.attachment : null;
+  if (replacement && (!imageKind(replacement) || replacement.length > INQUIRY_ATTACHMENT_MAX_BYTES))
+    return { ok: false, reason: "attachment" };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const current = await db
+      .selectFrom("support_tickets")
+      .select(["status", "attachment_path"])
+      .where("id", "=", id)
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+    if (!current) return { ok: false, reason: "not_found" };
+    if (current.status !== "accepted") return { ok: false, reason: "answered" };
+    const staged = replacement ? await stageAttachment(dataDir, replacement, now) : null;
+    const next = staged ? staged.path : input.attachment === "remove" ? null : current.attachment_path;
+    let updated: boolean;
+    try {
+      updated = await db.transaction().execute(async (trx) => {
+        let update = trx
+          .updateTable("support_tickets")
+          .set({
+            category: input.category,
+            title: input.title.trim(),
+            description: input.description.trim(),
+            email: input.email.trim().toLowerCase(),
+            attachment_path: next,
+            updated_at: now.toISOString(),
+          })
+          .where("id", "=", id)
+          .where("user_id", "=", userId)
+          .where("status", "=", "accepted");
+        update =
+          current.attachment_path === null
+            ? update.where("attachment_path", "is", null)
+            : update.where("attachment_path", "=", current.attachment_path);
+        const result = await update.executeTakeFirst();
+        if (Number(result.numUpdatedRows) !== 1) return false;
+        if (staged) await fs.rename(staged.temp, staged.final);
+        return true;
+      });
+    } catch (error) {
+      await unstage(staged);
+      throw error;
+    }
+    if (!updated) {
+      await unstage(staged);
+      continue; // answered or changed meanwhile: read again
+    }
+    if (current.attachment_path && current.attachment_path !== next) {
+      const old = storedFile(dataDir, current.attachment_path);
+      if (old) await fs.rm(old, { force: true });
+    }
+    return { ok: true };
+  }
+  throw new Error("the inquiry kept changing during the edit");
+}
+
+/**
+ * Answers an inquiry (the operator console calls it): the answer is stored, the inquiry becomes completed and
+ * can no longer be edited by the member, and answered_at is set. Answering a completed inquiry again replaces
+ * the answer (a correction). Answers what a notice to the member needs. Pass a transaction as `db` to do more
+ * in the same one (queue the answer's mail).
+ */
+export async function answerInquiry(db: DB, ticketId: number, answer: string, now = new Date()) {
+  const text = answer.trim();
+  if (!text) throw new MarketError("ANSWER_REQUIRED", 400, "The answer is empty");
+  const row = await db
+    .updateTable("support_tickets")
+    .set({ answer: text, status: "completed", answered_at: now.toISOString() })
+    .where("id", "=", ticketId)
+    .returning(["id", "user_id", "email", "title", "language", "answered_at"])
+    .executeTakeFirst();
+  if (!row) throw new MarketError("INQUIRY_NOT_FOUND", 404, "No inquiry with this id");
+  return {
+    id: row.id,
+    userId: row.user_id,
+    email: row.email,
+    title: row.title,
+    language: row.language as Locale | null,
+    answeredAt: now.toISOString(),
+  };
 }
 
 /**
@@ -121,17 +360,4 @@ export async function sweepStaleAttachments(dataDir: string, now = new Date(), o
     }
   }
   return removed;
-}
-
-/** One FAQ entry in the visitor's language. */
-export async function getFaq(db: DB, id: number, locale: Locale) {
-  const row = await db.selectFrom("faqs").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!row) return null;
-  const ko = locale === "ko";
-  return {
-    id: row.id,
-    category: row.category,
-    question: ko ? row.question_ko : row.question_en,
-    answer: ko ? row.answer_ko : row.answer_en,
-  };
 }

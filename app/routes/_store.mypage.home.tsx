@@ -22,11 +22,12 @@ export default function MyPageHome() {
   const date = (iso: string) =>
     new Intl.DateTimeFormat(locale === "ko" ? "ko-KR" : "en-US", { dateStyle: "medium", timeZone: "Asia/Seoul" }).format(new Date(iso));
   const tiles = [
-    ["passes", summary.activePasses, "/mypage/passes"],
-    ["orders", summary.orders, "/mypage/pay"],
-    ["downloads", summary.downloads, "/mypage/download"],
-    ["favorites", summary.favorites, "/mypage/interest"],
-    ["cart", summary.cart, "/cart"],
+    ["mypage.passes", summary.activePasses, "/mypage/passes"],
+    ["mypage.orders", summary.orders, "/mypage/pay"],
+    ["mypage.downloads", summary.downloads, "/mypage/download"],
+    ["mypage.favorites", summary.favorites, "/mypage/interest"],
+    ["mypage.cart", summary.cart, "/cart"],
+    ["qna.title", summary.inquiries, "/mypage/qna"],
   ] as const;
   return (
     <section>
@@ -39,7 +40,7 @@ export default function MyPageHome() {
       <ul className="summary-tiles">
         {tiles.map(([key, value, href]) => (
           <li key={key}>
-            <span className="muted">{t(`mypage.${key}`)}</span>
+            <span className="muted">{t(key)}</span>
             {href ? (
               <Link to={href} className="tile-value">
                 {value}
@@ -92,7 +93,7 @@ export default function MyPageHome() {
         )}
       </section>
       <p>
-        <Link to="/mypage/member">{t("mypage.member")}</Link>
+        <Link to="/mypage/member">{t("mypage.member")}</Link> · <Link to="/mypage/qna">{t("qna.title")}</Link>
       </p>
     </section>
   );

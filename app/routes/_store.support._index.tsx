@@ -3,7 +3,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useId } from "react";
 import { Pagination } from "../components/pagination";
 import { useTranslation } from "../i18n/react";
-import { searchFaq } from "../market/support.server";
+import { searchFaq } from "../market/faq.server";
 import { cacheHeaders } from "../utils/cache";
 import { pageNumber } from "../utils/input.server";
 import { pageSeo } from "../utils/page.server";

@@ -1,7 +1,7 @@
 import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "../i18n/react";
-import { getFaq } from "../market/support.server";
+import { getFaq } from "../market/faq.server";
 import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";

@@ -1,14 +1,12 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { getFormProps, useForm } from "@conform-to/react";
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useState } from "react";
-import { FormErrors, TextField } from "../components/forms";
+import { FormErrors } from "../components/forms";
+import { InquiryFields } from "../components/inquiry-fields";
 import { useTranslation } from "../i18n/react";
+import { type InquiryFormFields, parseInquiry } from "../market/inquiry-forms.server";
 import { admitInquiry } from "../market/rate-limits.server";
-import { INQUIRY_DESCRIPTION_MAX } from "../market/rules";
 import { fileInquiry, INQUIRY_FORM_LIMITS } from "../market/support.server";
-import { inquirySchema, SUPPORT_CATEGORIES } from "../market/support-rules";
 import { readBoundedForm } from "../utils/multipart.server";
 import { pageSeo } from "../utils/page.server";
 import { retryAfterHeaders, tooManyText, withRetryAfter } from "../utils/rate-limit.server";
@@ -18,7 +16,7 @@ import { readShopper } from "../utils/shopper.server";
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { viewer } = await readShopper(request, context);
   const sent = new URL(request.url).searchParams.get("sent") === "1";
-  return { email: viewer?.email ?? "", sent, seo: await pageSeo(request, context, { titleKey: "support.ask" }) };
+  return { email: viewer?.email ?? "", signedIn: Boolean(viewer), sent, seo: await pageSeo(request, context, { titleKey: "support.ask" }) };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
@@ -28,7 +26,7 @@ export const headers = withRetryAfter;
 export async function action({ request, context }: ActionFunctionArgs) {
   // Without JavaScript a too-large file arrives with the form: it is left out, and what was typed is kept.
   const { form, oversized } = await readBoundedForm(request, INQUIRY_FORM_LIMITS);
-  const submission = parseWithZod(form, { schema: inquirySchema });
+  const submission = parseInquiry(form);
   if (oversized.includes("attachment"))
     return data(submission.reply({ fieldErrors: { attachment: ["support.attachRefused"] } }), { status: 400 });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
@@ -44,6 +42,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await fileInquiry(context.db, context.env.DATA_DIR, viewer?.id ?? null, {
       ...submission.value,
       attachment: file?.size ? new Uint8Array(await file.arrayBuffer()) : null,
+      language: context.locale,
     });
   } catch (error) {
     if (error instanceof Error && error.message === "ATTACHMENT_REFUSED") {
@@ -55,92 +54,39 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function InquiryPage() {
-  const { email, sent } = useLoaderData<typeof loader>();
+  const { email, signedIn, sent } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
   const { t } = useTranslation();
-  const [form, fields] = useForm({
-    lastResult,
-    defaultValue: { email },
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: inquirySchema }),
-  });
-  const [length, setLength] = useState(0);
+  // Checked on the server only, with or without JavaScript: the schema stays out of the browser bundle.
+  const [form, fields] = useForm<InquiryFormFields>({ lastResult, defaultValue: { email } });
   if (sent) {
     return (
       <section className="message-page">
         <h1>{t("support.sentTitle")}</h1>
         <p role="status">{t("support.sent")}</p>
-        <Link to="/support" className="button">
-          {t("support.back")}
-        </Link>
+        <p className="detail-actions">
+          {signedIn ? (
+            // A member's inquiry is listed on My page, where its answer appears too.
+            <Link to="/mypage/qna" className="button">
+              {t("qna.sentLink")}
+            </Link>
+          ) : null}
+          <Link to="/support" className={signedIn ? "button button-ghost" : "button"}>
+            {t("support.back")}
+          </Link>
+        </p>
       </section>
     );
   }
   const busy = navigation.state === "submitting";
-  const fileProps = getInputProps(fields.attachment, { type: "file", ariaAttributes: false });
-  const areaProps = getTextareaProps(fields.description, { ariaAttributes: false });
-  const selectProps = getSelectProps(fields.category, { ariaAttributes: false });
-  const errorOf = (f: { errors?: string[] }) => f.errors?.map((e) => t(e)).join(" ");
   return (
     <section className="auth-page inquiry-page">
       <h1>{t("support.ask")}</h1>
       <p className="muted">{t("support.askLead")}</p>
       <Form method="post" encType="multipart/form-data" {...getFormProps(form)}>
         <FormErrors id={form.errorId} errors={form.errors} />
-        <div className="field">
-          <label htmlFor={fields.category.id}>{t("support.form.category")}</label>
-          <select
-            {...selectProps}
-            key={selectProps.key}
-            aria-invalid={fields.category.errors?.length ? true : undefined}
-            aria-describedby={`${fields.category.id}-error`}
-          >
-            <option value="">—</option>
-            {SUPPORT_CATEGORIES.map((c) => (
-              <option key={c} value={c}>
-                {t(`support.categories.${c}`)}
-              </option>
-            ))}
-          </select>
-          <p id={`${fields.category.id}-error`} className="field-error" aria-live="polite">
-            {errorOf(fields.category)}
-          </p>
-        </div>
-        <TextField field={fields.title} label={t("support.form.title")} />
-        <div className="field">
-          <label htmlFor={fields.description.id}>{t("support.form.description")}</label>
-          <textarea
-            {...areaProps}
-            key={areaProps.key}
-            rows={8}
-            maxLength={INQUIRY_DESCRIPTION_MAX}
-            onInput={(e) => setLength(e.currentTarget.value.length)}
-            aria-invalid={fields.description.errors?.length ? true : undefined}
-            aria-describedby={`${fields.description.id}-count ${fields.description.id}-error`}
-          />
-          <p id={`${fields.description.id}-count`} className="field-hint">
-            {t("support.form.count", { count: length || (fields.description.initialValue?.length ?? 0) })}
-          </p>
-          <p id={`${fields.description.id}-error`} className="field-error" aria-live="polite">
-            {errorOf(fields.description)}
-          </p>
-        </div>
-        <TextField field={fields.email} label={t("support.form.email")} type="email" autoComplete="email" />
-        <div className="field">
-          <label htmlFor={fields.attachment.id}>{t("support.form.attachment")}</label>
-          <input
-            {...fileProps}
-            key={fileProps.key}
-            accept=".jpg,.jpeg,.png,image/jpeg,image/png"
-            aria-invalid={fields.attachment.errors?.length ? true : undefined}
-            aria-describedby={`${fields.attachment.id}-error`}
-          />
-          <p id={`${fields.attachment.id}-error`} className="field-error" aria-live="polite">
-            {errorOf(fields.attachment)}
-          </p>
-        </div>
+        <InquiryFields fields={fields} />
         <button type="submit" className="button" disabled={busy} aria-busy={busy}>
           {t("support.form.submit")}
         </button>

@@ -15,6 +15,7 @@ import * as m0013 from "./0013_job_leases";
 import * as m0014 from "./0014_purchase_requests";
 import * as m0015 from "./0015_sign_in_handoffs";
 import * as m0016 from "./0016_mail_queue";
+import * as m0017 from "./0017_support_answers";
 
 /** Every migration, in order. Imported statically so the server bundle carries them. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   "0014_purchase_requests": m0014,
   "0015_sign_in_handoffs": m0015,
   "0016_mail_queue": m0016,
+  "0017_support_answers": m0017,
 };

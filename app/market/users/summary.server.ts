@@ -4,17 +4,18 @@ import { hasActiveLicense } from "../licenses.server";
 
 /** My page home: what the member has at a glance, all from the database. */
 export async function memberSummary(db: DB, userId: number, now = new Date()) {
-  const count = async (table: "interests" | "carts" | "passes" | "orders" | "downloads", extra?: (q: any) => any) => {
+  const count = async (table: "interests" | "carts" | "passes" | "orders" | "downloads" | "support_tickets", extra?: (q: any) => any) => {
     let q = db.selectFrom(table).select(sql<number>`count(*)`.as("n")).where("user_id", "=", userId);
     if (extra) q = extra(q);
     return Number((await q.executeTakeFirstOrThrow()).n);
   };
-  const [favorites, cart, activePasses, orders, downloads, licenses, recentOrders] = await Promise.all([
+  const [favorites, cart, activePasses, orders, downloads, inquiries, licenses, recentOrders] = await Promise.all([
     count("interests"),
     count("carts"),
     count("passes", (q) => q.where("status", "=", "available").where("expires_at", ">", now.toISOString())),
     count("orders"),
     count("downloads"),
+    count("support_tickets"),
     db
       .selectFrom("licenses")
       .select(["id", "serial", "alias", "status", "license_type", "valid_until", "pc_name"])
@@ -31,5 +32,5 @@ export async function memberSummary(db: DB, userId: number, now = new Date()) {
       .execute(),
   ]);
   const active = await hasActiveLicense(db, userId, now);
-  return { favorites, cart, activePasses, orders, downloads, licenses, recentOrders, hasActiveLicense: active };
+  return { favorites, cart, activePasses, orders, downloads, inquiries, licenses, recentOrders, hasActiveLicense: active };
 }
