@@ -6,6 +6,8 @@ import type { DB } from "../db/db.server";
 import type { Locale } from "../i18n/config";
 import { seoulText } from "../utils/dates";
 import { MarketError } from "./errors";
+import { inquiryAnsweredMail, inquiryReceivedMail } from "./mail/messages.server";
+import { queueMail } from "./mail/queue.server";
 import { INQUIRY_ATTACHMENT_MAX_BYTES, PAGE_SIZE } from "./rules";
 import { type InquiryStatus, SUPPORT_CATEGORIES, type SupportCategory } from "./support-rules";
 
@@ -103,6 +105,12 @@ export async function fileInquiry(db: DB, dataDir: string, userId: number | null
         .returning("id")
         .executeTakeFirstOrThrow();
       if (attachment) await fs.rename(attachment.temp, attachment.final);
+      // The sender hears that it arrived, in the same transaction.
+      await queueMail(
+        trx,
+        inquiryReceivedMail(input.email.trim().toLowerCase(), input.language === "en" ? "en" : "ko", { title: input.title.trim() }),
+        now,
+      );
       return row.id;
     });
   } catch (error) {
@@ -317,18 +325,32 @@ export async function editInquiry(
 /**
  * Answers an inquiry (the operator console calls it): the answer is stored, the inquiry becomes completed and
  * can no longer be edited by the member, and answered_at is set. Answering a completed inquiry again replaces
- * the answer (a correction). Answers what a notice to the member needs. Pass a transaction as `db` to do more
- * in the same one (queue the answer's mail).
+ * the answer (a correction). The member is mailed the answer in the same transaction. Answers what the console
+ * needs (who, what, when).
  */
 export async function answerInquiry(db: DB, ticketId: number, answer: string, now = new Date()) {
   const text = answer.trim();
   if (!text) throw new MarketError("ANSWER_REQUIRED", 400, "The answer is empty");
-  const row = await db
-    .updateTable("support_tickets")
-    .set({ answer: text, status: "completed", answered_at: now.toISOString() })
-    .where("id", "=", ticketId)
-    .returning(["id", "user_id", "email", "title", "language", "answered_at"])
-    .executeTakeFirst();
+  const row = await db.transaction().execute(async (trx) => {
+    const answered = await trx
+      .updateTable("support_tickets")
+      .set({ answer: text, status: "completed", answered_at: now.toISOString() })
+      .where("id", "=", ticketId)
+      .returning(["id", "user_id", "email", "title", "language", "answered_at"])
+      .executeTakeFirst();
+    // The member gets the answer by mail (with a link to it on My page when they asked signed in).
+    if (answered)
+      await queueMail(
+        trx,
+        inquiryAnsweredMail(answered.email, answered.language === "en" ? "en" : "ko", {
+          title: answered.title,
+          answer: text,
+          path: answered.user_id ? `/mypage/qna/${answered.id}` : "/support",
+        }),
+        now,
+      );
+    return answered;
+  });
   if (!row) throw new MarketError("INQUIRY_NOT_FOUND", 404, "No inquiry with this id");
   return {
     id: row.id,

@@ -1,4 +1,4 @@
-import fs from "node:fs";
+import fs, { writeFileSync } from "node:fs";
 import net from "node:net";
 import { expect, test } from "@playwright/test";
 import Database from "better-sqlite3";
@@ -983,7 +983,7 @@ const READS_A_SHEET = (r: Sent) =>
 
 function expectClean(result: { problems: string[]; count: number }, mark: number, what: string) {
   const logged = server.errorsSince(mark);
-  if (process.env.FUZZ_LOG) require("node:fs").writeFileSync(process.env.FUZZ_LOG, server.lines().join("\n"));
+  if (process.env.FUZZ_LOG) fs.writeFileSync(process.env.FUZZ_LOG, server.lines().join("\n"));
   expect.soft(result.problems.slice(0, 60), `${what}: ${result.problems.length} of ${result.count} requests answered badly`).toEqual([]);
   expect.soft(logged.slice(0, 20), `${what}: error-level lines in the server's log`).toEqual([]);
 }

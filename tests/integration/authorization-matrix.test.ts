@@ -133,7 +133,20 @@ const linkTo = (label: string, scope: Scope, prefix: string, id: number): Marker
   return { label: `${label} ${prefix}/${id}`, scope, find: (text) => re.test(text) };
 };
 
-type Kind = "order" | "line" | "payment" | "licence" | "serial" | "cart" | "interest" | "pass" | "bridge" | "held" | "request" | "quote";
+type Kind =
+  | "order"
+  | "line"
+  | "payment"
+  | "licence"
+  | "serial"
+  | "cart"
+  | "interest"
+  | "pass"
+  | "bridge"
+  | "held"
+  | "request"
+  | "quote"
+  | "inquiry";
 interface Resource {
   kind: Kind;
   value: string;
@@ -168,6 +181,7 @@ const MISSING: Record<Kind, string> = {
   held: "999999",
   request: "999999",
   quote: "no-such-quote-link-0000000000000000",
+  inquiry: "999999",
 };
 /** What a principal must get for a resource named by an owner's id: 200 for its own, a refusal for others'. */
 const expectedOf = (who: Who, res: Resource, spec: OwnedSpec): "own" | "deny" | "any" =>
@@ -205,6 +219,9 @@ const pagePathSpecs = (w: World): Record<string, Record<string, Spec>> => ({
   "routes/_store.event.$id": { id: { value: "1" } },
   "routes/_store.mypage.pay.$id": { id: { owned: "order", door: "member", deny: true } },
   "routes/_store.mypage.purchase.$id": { id: { owned: "request", door: "member", deny: true } },
+  "routes/_store.mypage.qna.$id": { id: { owned: "inquiry", door: "member", deny: true } },
+  // These inquiries have no attachment (404 to everyone); tests/integration/qna.test.ts holds the owner-only rule.
+  "routes/mypage.qna.$id.attachment": { id: { owned: "inquiry", door: "member", deny: false } },
   "routes/mypage.certificate.$id": { id: { owned: "line", door: "member", deny: true } },
   "routes/mypage.certificate-pdf.$id": { id: { owned: "line", door: "member", deny: true } },
   "routes/sandbox.pay.$id": { id: { owned: "payment", door: "member", deny: true } },
@@ -262,6 +279,7 @@ const NO_ID_QUERY_NAMES = new Set([
   "none",
   "from",
   "deleted",
+  "saved",
 ]);
 
 /** Route ids whose 503 is their purpose (the service-inspection and service-suspension pages). */
@@ -278,6 +296,7 @@ const apiPathSpecs = (w: World): Record<string, Record<string, Spec>> => ({
   "search/:type": { type: { value: "all" } },
   "users/orders/:id": { id: { owned: "order", door: "either", deny: true } },
   "requests/:id": { id: { owned: "request", door: "member", deny: true } },
+  "support/qna/:id": { id: { owned: "inquiry", door: "member", deny: true } },
   "notice/:id": { id: { value: String(w.noticeId) } },
   "pboard/event/:id": { id: { value: "1" } },
 });
@@ -741,6 +760,8 @@ describe(`authorization matrix on ${ENGINE}`, () => {
       });
       expect(res.status).toBe(302);
       markers.push(literal("inquiry", scope, title, { quiet: true }));
+      const filed = await db.selectFrom("support_tickets").select("id").where("title", "=", title).executeTakeFirstOrThrow();
+      resources.push({ kind: "inquiry", value: String(filed.id), scope });
     }
 
     const page = (h: Record<string, string>) => ({ "accept-language": "en", ...h });
@@ -1077,6 +1098,8 @@ describe(`authorization matrix on ${ENGINE}`, () => {
     json?: unknown;
     /** An alias sheet (multipart) naming these licence keys. */
     sheet?: string[];
+    /** Other multipart fields (an inquiry's edit). */
+    fields?: Record<string, string>;
     cookie?: string;
     /** Must be refused (401/403/404/410 or a redirect). */
     deny?: boolean;
@@ -1084,6 +1107,12 @@ describe(`authorization matrix on ${ENGINE}`, () => {
     wrong?: (a: Answer) => string | null;
   }
   const ids = (list: Resource[]) => list.map((r) => r.value);
+  const fieldsForm = (fields: Record<string, string>) => {
+    const f = new FormData();
+    for (const [k, v] of Object.entries(fields)) f.append(k, v);
+    return f;
+  };
+  const inquiryEdit = (id: string) => ({ id, category: "payment", title: HIJACK, description: HIJACK, email: "authz@example.com" });
   /**
    * A key-only caller (the editor's licence headers, no login) pays or asks for a purchase with its own key, and
    * the API reads no licence or request id from the body then. The licence principals' keys are individual ones,
@@ -1121,6 +1150,8 @@ describe(`authorization matrix on ${ENGINE}`, () => {
   const API_WRITES: Record<string, (who: Who) => Write[]> = {
     "DELETE carts": (who) => [{ path: "carts", json: { cart_id: ids(foreign(who, "cart")).map(Number) } }],
     "DELETE interests": (who) => [{ path: "interests", json: { interest_id: ids(foreign(who, "interest")).map(Number) } }],
+    "PUT support/qna": (who) =>
+      foreign(who, "inquiry").map((q) => ({ method: "PUT" as ApiMethod, path: "support/qna", fields: inquiryEdit(q.value), deny: true })),
     "POST mail/send": (who) =>
       foreign(who, "order").map((o) => ({ path: "mail/send", json: { type: "receipt", order_id: Number(o.value) }, deny: true })),
     "POST users/licenses/aliases": (who) =>
@@ -1238,11 +1269,14 @@ describe(`authorization matrix on ${ENGINE}`, () => {
     "DELETE users": "withdraws the caller",
     "POST users/youtube": "the caller's own channel",
     "POST contents/downloads/free": "public free items into the caller's own licence",
+    "POST support/qna": "files a new inquiry of the caller's own",
     "POST auth/request_blowfish": "a sign-in hand-off for the caller's own editor installation (its license_id and hw_info headers)",
   };
 
   /** Page writes that take ids, sent with every id of other principals. */
   const PAGE_WRITES: Record<string, (who: Who) => Write[]> = {
+    "routes/_store.mypage.qna.$id": (who) =>
+      foreign(who, "inquiry").map((q) => ({ path: `/mypage/qna/${q.value}`, fields: inquiryEdit(q.value), deny: true })),
     "routes/_store.mypage.pay.$id": (who) => [
       ...foreign(who, "order").map((o) => ({
         path: `/mypage/pay/${o.value}`,
@@ -1411,7 +1445,11 @@ describe(`authorization matrix on ${ENGINE}`, () => {
       passes: await db.selectFrom("passes").select(["id", "user_id", "license_id", "remaining", "status"]).orderBy("id").execute(),
       downloads: await db.selectFrom("downloads").select(["id", "license_id", "content_id", "pass_id"]).orderBy("id").execute(),
       download_tokens: await db.selectFrom("download_tokens").select(["id", "kind", "license_id", "redeemed_at"]).orderBy("id").execute(),
-      support_tickets: await db.selectFrom("support_tickets").select(["id"]).orderBy("id").execute(),
+      support_tickets: await db
+        .selectFrom("support_tickets")
+        .select(["id", "user_id", "title", "description", "email", "status"])
+        .orderBy("id")
+        .execute(),
       purchase_requests: await db
         .selectFrom("purchase_requests")
         .select(["id", "owner_user_id", "license_id", "status", "order_id", "paid_at", "deleted_at"])
@@ -1445,7 +1483,7 @@ describe(`authorization matrix on ${ENGINE}`, () => {
           api,
           form: w0.form,
           json: w0.json,
-          multipart: w0.sheet ? sheetForm(w0.sheet) : undefined,
+          multipart: w0.sheet ? sheetForm(w0.sheet) : w0.fields ? fieldsForm(w0.fields) : undefined,
           carried: w0.sheet,
           cookie: w0.cookie,
         });

@@ -33,10 +33,10 @@ export interface MailContent {
   unsubscribe?: string;
 }
 
-const escape = (s: string) =>
+const escapeHtml = (s: string) =>
   s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
 
-const paragraphHtml = (p: string) => `<p style="margin:0 0 14px;line-height:1.6">${escape(p).replaceAll("\n", "<br>")}</p>`;
+const paragraphHtml = (p: string) => `<p style="margin:0 0 14px;line-height:1.6">${escapeHtml(p).replaceAll("\n", "<br>")}</p>`;
 
 export function composeMail(c: MailContent): ComposedMail {
   const t = fixedT(c.locale);
@@ -50,16 +50,16 @@ export function composeMail(c: MailContent): ComposedMail {
     footer,
     ...(c.unsubscribe ? [`${t("mail.unsubscribe")}: ${c.unsubscribe}`] : []),
   ].join("\n");
-  const html = `<!doctype html><html lang="${c.locale}"><head><meta charset="utf-8"><title>${escape(c.subject)}</title></head>
+  const html = `<!doctype html><html lang="${c.locale}"><head><meta charset="utf-8"><title>${escapeHtml(c.subject)}</title></head>
 <body style="margin:0;padding:24px;background:#f4f5f7;font-family:-apple-system,'Segoe UI','Apple SD Gothic Neo','Malgun Gothic',sans-serif;color:#1d2330">
 <div style="max-width:560px;margin:0 auto;background:#fff;border-radius:8px;padding:28px">
-<p style="margin:0 0 18px;font-weight:700;color:#3a4ee0">${escape(t("brand"))}</p>
-<h1 style="font-size:20px;margin:0 0 16px">${escape(c.heading)}</h1>
+<p style="margin:0 0 18px;font-weight:700;color:#3a4ee0">${escapeHtml(t("brand"))}</p>
+<h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(c.heading)}</h1>
 ${c.paragraphs.map(paragraphHtml).join("\n")}
-${c.action ? `<p style="margin:22px 0"><a href="${escape(c.action.href)}" style="background:#3a4ee0;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none;display:inline-block">${escape(c.action.label)}</a></p>` : ""}
+${c.action ? `<p style="margin:22px 0"><a href="${escapeHtml(c.action.href)}" style="background:#3a4ee0;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(c.action.label)}</a></p>` : ""}
 <hr style="border:0;border-top:1px solid #e3e5ea;margin:24px 0 12px">
-<p style="margin:0;font-size:12px;color:#5d6473">${escape(footer)}</p>
-${c.unsubscribe ? `<p style="margin:8px 0 0;font-size:12px"><a href="${escape(c.unsubscribe)}" style="color:#5d6473">${escape(t("mail.unsubscribe"))}</a></p>` : ""}
+<p style="margin:0;font-size:12px;color:#5d6473">${escapeHtml(footer)}</p>
+${c.unsubscribe ? `<p style="margin:8px 0 0;font-size:12px"><a href="${escapeHtml(c.unsubscribe)}" style="color:#5d6473">${escapeHtml(t("mail.unsubscribe"))}</a></p>` : ""}
 </div></body></html>`;
   const headers: Record<string, string> = c.unsubscribe
     ? { "List-Unsubscribe": `<${c.unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" }
