@@ -240,6 +240,7 @@ const FORM_SAMPLES: Record<string, Record<string, string | string[]>[]> = {
     { serial: "VEDT-IND-0001-DEMO", email: "nobody@example.com" },
   ],
   "routes/_store.request": [{ request_email: "requester@studio.example", message: "Studio, fuzz" }],
+  "routes/_store.mypage.qna.$id": [{ category: "payment", title: "fuzz", description: "fuzz", email: "fuzz@example.com" }],
   "routes/_store.rejection": [{ token: "MQ.not-a-real-signature" }, { "List-Unsubscribe": "One-Click" }],
   "routes/_store.mypage.purchase._index": [
     { intent: "pay", request: ["1", "3"] },
@@ -291,6 +292,9 @@ const JSON_SAMPLES: Record<string, unknown> = {
   "POST users/licenses/orders": { order: [1, 2, 3] },
   "POST users/licenses/aliases/fileupload": { file: "not a file" },
   "PUT users/licenses/aliases/fileupload": { file: "not a file" },
+  // support/qna takes multipart: JSON is refused, and the generic multipart bodies carry inquiry fields.
+  "POST support/qna": { category: "payment", title: "fuzz", description: "fuzz", email: "fuzz@example.com" },
+  "PUT support/qna": { id: 1, category: "payment", title: "fuzz", description: "fuzz", email: "fuzz@example.com" },
   "POST payments": {
     items: [{ kind: "content", id: 6 }],
     license_id: 1,
@@ -748,7 +752,7 @@ function apiRequests(endpoints: ApiEndpoint[], names: string[], who: Who, budget
       for (const sample of [JSON_SAMPLES[route], ...(MORE_JSON_SAMPLES[route] ?? [])])
         for (const body of jsonVariants(sample).slice(0, budget.jsonVariants))
           push(base, `${base} ${short(body)}`, { "content-type": JSON_TYPE }, body);
-      if (e.path.endsWith("fileupload"))
+      if (e.path.endsWith("fileupload") || e.path === "support/qna")
         for (const [i, u] of UPLOADS.entries()) push(base, `${base} upload #${i + 1}`, { "content-type": MULTIPART }, u);
       if (budget.garbageHeaders)
         push(base, `${base} with garbage headers #${(index % 3) + 1}`, { ...GARBAGE_HEADERS[index % 3], "content-type": JSON_TYPE }, "{}");

@@ -199,6 +199,8 @@ export const PLAUSIBLE_PARAMS: Record<string, Record<string, string>> = {
   "routes/_store.price.$type": { type: "audio-bgm" },
   "routes/_store.notice.$id": { id: "1" },
   "routes/_store.event.$id": { id: "1" },
+  "routes/_store.mypage.qna.$id": { id: "1" },
+  "routes/mypage.qna.$id.attachment": { id: "1" },
   "routes/_store.outbox.$id": { id: "1" },
   "routes/outbox.$id.eml": { id: "1" },
   "routes/_store.mypage.pay.$id": { id: "1" },
@@ -225,6 +227,7 @@ export const PLAUSIBLE_API_PARAMS: Record<string, Record<string, string>> = {
   "users/orders/:id": { id: "1" },
   "requests/:id": { id: "1" },
   "notice/:id": { id: "1" },
+  "support/qna/:id": { id: "1" },
   "pboard/event/:id": { id: "1" },
 };
 
