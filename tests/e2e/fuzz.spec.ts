@@ -1,4 +1,4 @@
-import fs, { writeFileSync } from "node:fs";
+import fs from "node:fs";
 import net from "node:net";
 import { expect, test } from "@playwright/test";
 import Database from "better-sqlite3";
