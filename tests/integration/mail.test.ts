@@ -122,6 +122,17 @@ describe(`mail on ${ENGINE}`, () => {
     }
     const mails = await mailTo(s.email);
     expect(mails.map((m) => m.kind)).toEqual(["welcome", "receipt", "vbank"]);
+    // The deposit lands: the virtual-account order completes and its receipt confirms the deposit.
+    const vbankOrder = await db
+      .selectFrom("orders")
+      .select("order_no")
+      .where("user_id", "=", s.userId)
+      .where("method", "=", "vbank")
+      .executeTakeFirstOrThrow();
+    await sandbox.act(vbankOrder.order_no, "deposit");
+    await sandbox.settled();
+    const deposit = (await mailTo(s.email)).find((m) => m.kind === "deposit");
+    expect(deposit?.subject).toBe(`[VideoAsset Market] Deposit received for payment ${vbankOrder.order_no}`);
     expect(mails[1].subject).toMatch(/^\[VideoAsset Market\] Receipt for payment MKT-/);
     expect(mails[2].body_text).toMatch(/Deposit .* by .* \(Korea time\) to:\n.+ \d{13}/);
     expect(mails[1].body_html).toContain("%PUBLIC_URL%/mypage/pay/");

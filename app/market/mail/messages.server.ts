@@ -35,9 +35,10 @@ export interface OrderFacts {
   total: string;
 }
 
-export const receiptMail = (to: string, locale: Locale, o: OrderFacts, member: boolean): ComposedMail =>
+/** The receipt; for a virtual account it is the deposit confirmation. */
+export const receiptMail = (to: string, locale: Locale, o: OrderFacts, member: boolean, deposit = false): ComposedMail =>
   standard(
-    member ? "receipt" : "receiptKey",
+    deposit ? "deposit" : member ? "receipt" : "receiptKey",
     to,
     locale,
     { orderNo: o.orderNo, name: o.name, total: o.total },

@@ -42,9 +42,9 @@ const facts = (order: OrderRow, locale: Locale) => ({
   total: formatMoney(order.total, order.currency as Currency, locale),
 });
 
-export async function queueReceipt(db: Executor, order: OrderRow, now: Date) {
+export async function queueReceipt(db: Executor, order: OrderRow & { method: string | null }, now: Date) {
   const r = await recipient(db, order);
-  if (r) await queueMail(db, receiptMail(r.to, r.locale, facts(order, r.locale), order.user_id !== null), now);
+  if (r) await queueMail(db, receiptMail(r.to, r.locale, facts(order, r.locale), order.user_id !== null, order.method === "vbank"), now);
 }
 
 export async function queueVbankInstructions(
