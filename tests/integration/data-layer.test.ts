@@ -105,10 +105,11 @@ describe(`data layer on ${ENGINE}`, () => {
     expect(users.map((u) => [u.email, u.user_type])).toEqual([
       [DEMO.member.email, 1],
       [DEMO.business.email, 2],
+      [DEMO.newcomer.email, 1],
     ]);
     expect(await verifyPassword(DEMO.password, users[0].password_hash)).toBe(true);
     const licenses = await db.selectFrom("licenses").select(["serial", "owner_kind", "hw_info"]).execute();
-    for (const demo of Object.values(DEMO.licenses)) {
+    for (const demo of [...Object.values(DEMO.licenses), DEMO.newcomer]) {
       expect(licenses).toContainEqual(expect.objectContaining({ serial: demo.serial, hw_info: demo.hw_info }));
     }
     expect(new Set(licenses.map((l) => l.owner_kind))).toEqual(new Set(["individual", "b2bg", "nonmember"]));
