@@ -3,6 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useId } from "react";
 import { PriceTag } from "../components/content-card";
 import { QuoteLink } from "../components/quote-link";
+import { RequestFields } from "../components/request-fields";
 import { fixedT } from "../i18n/i18n.server";
 import { useTranslation } from "../i18n/react";
 import { isPayable, listCart, payableCartContents } from "../market/cart.server";
@@ -10,7 +11,6 @@ import { MarketError } from "../market/errors";
 import { formatMoney } from "../market/money";
 import { businessKeyOfLicense } from "../market/requests/lookup.server";
 import { createPurchaseRequest } from "../market/requests/requests.server";
-import { PURCHASE_REQUEST_MESSAGE_MAX } from "../market/requests/rules";
 import { cartOwner } from "../utils/cart-owner.server";
 import { chosenIds, fieldErrors, requestFormSchema } from "../utils/input.server";
 import { publicOrigin } from "../utils/origin.server";
@@ -142,42 +142,7 @@ export default function EmbeddedRequest() {
               ))}
             </ul>
           </fieldset>
-          <label htmlFor={`${id}-email`} className="field-label">
-            {t("request.requesterEmail")}
-          </label>
-          <input
-            id={`${id}-email`}
-            name="request_email"
-            type="email"
-            required
-            maxLength={254}
-            autoComplete="email"
-            defaultValue={result?.values.request_email ?? ""}
-            aria-invalid={errors.request_email ? true : undefined}
-            aria-describedby={`${id}-email-error`}
-          />
-          <p id={`${id}-email-error`} className="field-error" role="alert">
-            {errors.request_email ? t(errors.request_email) : ""}
-          </p>
-          <label htmlFor={`${id}-message`} className="field-label">
-            {t("request.message")}
-          </label>
-          <textarea
-            id={`${id}-message`}
-            name="message"
-            required
-            rows={3}
-            maxLength={PURCHASE_REQUEST_MESSAGE_MAX}
-            defaultValue={result?.values.message ?? ""}
-            aria-invalid={errors.message ? true : undefined}
-            aria-describedby={`${id}-hint ${id}-message-error`}
-          />
-          <small id={`${id}-hint`} className="muted">
-            {t("request.messageHint")}
-          </small>
-          <p id={`${id}-message-error`} className="field-error" role="alert">
-            {errors.message ? t(errors.message) : ""}
-          </p>
+          <RequestFields values={result?.values} errors={errors} />
           <p id={`${id}-failure`} className="field-error" role="alert">
             {result?.failure ? t(`pay.error.${result.failure}`) : ""}
           </p>

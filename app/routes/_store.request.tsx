@@ -2,6 +2,7 @@ import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId } from "react";
 import { OrderSummary } from "../components/pay";
+import { RequestFields } from "../components/request-fields";
 import { RequestSteps } from "../components/request-steps";
 import { useTranslation } from "../i18n/react";
 import { MarketError } from "../market/errors";
@@ -9,7 +10,6 @@ import { currencyFor } from "../market/money";
 import { quoteCheckout } from "../market/orders/checkout.server";
 import { businessKeyById } from "../market/requests/lookup.server";
 import { createPurchaseRequest } from "../market/requests/requests.server";
-import { PURCHASE_REQUEST_MESSAGE_MAX } from "../market/requests/rules";
 import { fieldErrors, requestFormSchema } from "../utils/input.server";
 import { publicOrigin } from "../utils/origin.server";
 import { pageSeo } from "../utils/page.server";
@@ -104,42 +104,7 @@ export default function RequestForm() {
         />
       )}
       <Form method="post" className="pay-form" aria-describedby={`${id}-failure`}>
-        <label htmlFor={`${id}-email`} className="field-label">
-          {t("request.requesterEmail")}
-        </label>
-        <input
-          id={`${id}-email`}
-          name="request_email"
-          type="email"
-          required
-          maxLength={254}
-          autoComplete="email"
-          defaultValue={result?.values.request_email ?? ""}
-          aria-invalid={errors.request_email ? true : undefined}
-          aria-describedby={`${id}-email-error`}
-        />
-        <p id={`${id}-email-error`} className="field-error" role="alert">
-          {errors.request_email ? t(errors.request_email) : ""}
-        </p>
-        <label htmlFor={`${id}-message`} className="field-label">
-          {t("request.message")}
-        </label>
-        <textarea
-          id={`${id}-message`}
-          name="message"
-          required
-          maxLength={PURCHASE_REQUEST_MESSAGE_MAX}
-          rows={3}
-          defaultValue={result?.values.message ?? ""}
-          aria-invalid={errors.message ? true : undefined}
-          aria-describedby={`${id}-message-hint ${id}-message-error`}
-        />
-        <small id={`${id}-message-hint`} className="muted">
-          {t("request.messageHint")}
-        </small>
-        <p id={`${id}-message-error`} className="field-error" role="alert">
-          {errors.message ? t(errors.message) : ""}
-        </p>
+        <RequestFields values={result?.values} errors={errors} />
         <p id={`${id}-failure`} className="field-error" role="alert">
           {result?.failure ? t(`pay.error.${result.failure}`) : ""}
         </p>

@@ -13,6 +13,7 @@ import { queueMail } from "../mail/queue.server";
 import type { CheckoutLine, CheckoutQuote } from "../orders/checkout.server";
 import { priceOrder } from "../orders/pricing";
 import { USE_PERIOD_DAYS } from "../rules";
+import { requestItemRows } from "./requests.server";
 import { payableUnit, requestState } from "./rules";
 
 export const REQUEST_PAID = "REQUEST_PAID"; // Payment is already completed for this request.
@@ -55,26 +56,7 @@ export async function quoteRequests(
   if (licenseIds.size > 1) throw new MarketError("REQUEST_KEYS_DIFFER", 409, "Requests for different licence keys are paid separately.");
   if (rows.some((r) => r.currency !== currency))
     throw new MarketError("REQUEST_CURRENCY", 409, `This request is paid in ${rows[0].currency}.`);
-  const items = await db
-    .selectFrom("purchase_request_items")
-    .innerJoin("contents", "contents.id", "purchase_request_items.content_id")
-    .select([
-      "purchase_request_items.content_id",
-      "purchase_request_items.unit_price",
-      "contents.code",
-      "contents.contents_type",
-      "contents.title_ko",
-      "contents.title_en",
-      "contents.poster_path",
-      "contents.status",
-      "contents.price_type",
-      "contents.price_krw",
-      "contents.price_usd",
-    ])
-    .where("purchase_request_items.request_id", "in", ids)
-    .orderBy("purchase_request_items.request_id")
-    .orderBy("purchase_request_items.id")
-    .execute();
+  const items = await requestItemRows(db, ids);
   const byContent = new Map<number, CheckoutLine>();
   for (const i of items) {
     const unit = payableUnit(i.unit_price, {

@@ -319,6 +319,31 @@ function toSummary(
   };
 }
 
+/** The items of requests with their content's current state and prices, in request then item order. */
+export function requestItemRows(db: DB, requestIds: number[]) {
+  return db
+    .selectFrom("purchase_request_items")
+    .innerJoin("contents", "contents.id", "purchase_request_items.content_id")
+    .select([
+      "purchase_request_items.request_id",
+      "purchase_request_items.content_id",
+      "purchase_request_items.unit_price",
+      "contents.code",
+      "contents.contents_type",
+      "contents.title_ko",
+      "contents.title_en",
+      "contents.poster_path",
+      "contents.status",
+      "contents.price_type",
+      "contents.price_krw",
+      "contents.price_usd",
+    ])
+    .where("purchase_request_items.request_id", "in", requestIds)
+    .orderBy("purchase_request_items.request_id")
+    .orderBy("purchase_request_items.id")
+    .execute();
+}
+
 export interface RequestItem {
   content_id: number;
   item_code: string;
@@ -358,25 +383,7 @@ async function detailOf(db: DB, where: { id: number } | { tokenHash: string }, l
   q = "id" in where ? q.where("purchase_requests.id", "=", where.id) : q.where("purchase_requests.quote_token_hash", "=", where.tokenHash);
   const r = await q.executeTakeFirst();
   if (!r) return null;
-  const items = await db
-    .selectFrom("purchase_request_items")
-    .innerJoin("contents", "contents.id", "purchase_request_items.content_id")
-    .select([
-      "purchase_request_items.content_id",
-      "purchase_request_items.unit_price",
-      "contents.code",
-      "contents.contents_type",
-      "contents.title_ko",
-      "contents.title_en",
-      "contents.poster_path",
-      "contents.status",
-      "contents.price_type",
-      "contents.price_krw",
-      "contents.price_usd",
-    ])
-    .where("purchase_request_items.request_id", "=", r.id)
-    .orderBy("purchase_request_items.id")
-    .execute();
+  const items = await requestItemRows(db, [r.id]);
   const list: RequestItem[] = items.map((i) => {
     const current = r.currency === "KRW" ? i.price_krw : i.price_usd;
     const payable = payableUnit(i.unit_price, { status: i.status, price_type: i.price_type, price: current });
