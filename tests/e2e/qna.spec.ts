@@ -1,7 +1,6 @@
+import { execFileSync } from "node:child_process";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { createDb } from "../../app/db/db.server";
-import { answerInquiry } from "../../app/market/support.server";
 import { expect, expectAccessible, openIn, test } from "./fixtures";
 
 /** A real 1×1 PNG, so the detail page's image loads. */
@@ -58,12 +57,14 @@ test("a member's inquiry: filed on the 1:1 form, listed on /mypage/qna, shown, e
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`${title} (edited)`);
 
   // The operator's answer (the console will call answerInquiry): the member sees it, and editing ends.
-  const db = createDb(`file:${DB_FILE}`);
-  try {
-    await answerInquiry(db, id, "It is in the editor now: open Downloads and refresh.");
-  } finally {
-    await db.destroy();
-  }
+  // (In a child process: the domain's modules import the locale files, which Playwright's loader cannot.)
+  execFileSync(
+    "node",
+    ["--import", "tsx", "scripts/answer-inquiry.ts", String(id), "It is in the editor now: open Downloads and refresh."],
+    {
+      env: { ...process.env, DATABASE_URL: `file:${DB_FILE}` },
+    },
+  );
   await page.reload();
   await expect(page.getByText("It is in the editor now: open Downloads and refresh.")).toBeVisible();
   await expect(page.getByText("Answered inquiries can't be edited.")).toBeVisible();

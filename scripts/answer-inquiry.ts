@@ -1,0 +1,16 @@
+/**
+ * Answers an inquiry through the domain (what the operator console will do): `node --import tsx
+ * scripts/answer-inquiry.ts <id> <answer>` with DATABASE_URL set. The inquiry becomes completed and the member's
+ * answer mail is queued. Used by the end-to-end tests until the console exists.
+ */
+import { createDb } from "../app/db/db.server";
+import { answerInquiry } from "../app/market/support.server";
+
+const [id, answer] = process.argv.slice(2);
+const db = createDb(process.env.DATABASE_URL ?? "file:./data/market.sqlite");
+try {
+  const done = await answerInquiry(db, Number(id), answer ?? "");
+  console.log(JSON.stringify({ answered: done.id }));
+} finally {
+  await db.destroy();
+}
