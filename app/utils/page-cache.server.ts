@@ -1,3 +1,4 @@
+import { ByteLru } from "./byte-lru";
 import { PAGE_CACHE_HEADER } from "./cache";
 
 /**
@@ -10,6 +11,8 @@ export interface CachedPage {
   headers: [string, string][];
   body: Buffer;
   nonce: string;
+  /** Byte offsets of the nonce's values in the body. */
+  nonceAt: number[];
   storable: boolean;
   expires: number;
 }
@@ -41,40 +44,70 @@ export function isCacheableRequest(method: string, path: string, header: (name: 
     .every((name) => name === "" || NEUTRAL_COOKIES.includes(name));
 }
 
-export function createPageCache(options: { maxEntries?: number; maxBytes?: number } = {}) {
-  const maxEntries = options.maxEntries ?? 2000;
-  const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
-  const entries = new Map<string, CachedPage>();
-  const inflight = new Map<string, Promise<CachedPage>>();
-  let bytes = 0;
+/** What a stored page costs besides its body and headers: the entry, its key in the map, the header arrays. */
+const ENTRY_OVERHEAD_BYTES = 512;
 
-  const evict = (key: string) => {
-    const old = entries.get(key);
-    if (old) bytes -= old.body.length;
-    entries.delete(key);
-  };
+/** The bytes a stored page holds: body, header text, key (two bytes a character, as V8 may keep it) and overhead. */
+export function pageBytes(page: CachedPage, key: string): number {
+  let headers = 0;
+  for (const [name, value] of page.headers) headers += name.length + value.length + 32;
+  return page.body.length + headers + key.length * 2 + page.nonceAt.length * 8 + ENTRY_OVERHEAD_BYTES;
+}
+
+/** Where the render's nonce sits in the body (byte offsets of each `nonce="..."` value). */
+function nonceOffsets(body: Buffer, nonce: string): number[] {
+  if (!nonce) return [];
+  const needle = Buffer.from(`nonce="${nonce}"`, "utf8");
+  const offsets: number[] = [];
+  for (let at = body.indexOf(needle); at !== -1; at = body.indexOf(needle, at + needle.length)) offsets.push(at + 7);
+  return offsets;
+}
+
+export const PAGE_CACHE_DEFAULTS = { maxBytes: 16 * 1024 * 1024, maxEntries: 2000 } as const;
+
+/**
+ * The cache: bounded by bytes (`maxBytes`, what pageBytes counts; PAGE_CACHE_MB on the server) and by entries,
+ * least recently used first out; expired pages are dropped at least every `sweepMs` rather than when the bound
+ * reaches them. A page larger than an eighth of the budget is served but not kept.
+ */
+export function createPageCache(options: { maxEntries?: number; maxBytes?: number; sweepMs?: number } = {}) {
+  const lru = new ByteLru<string, CachedPage>({
+    maxBytes: options.maxBytes ?? PAGE_CACHE_DEFAULTS.maxBytes,
+    maxEntries: options.maxEntries ?? PAGE_CACHE_DEFAULTS.maxEntries,
+    sizeOf: pageBytes,
+  });
+  const sweepMs = options.sweepMs ?? 5000;
+  const inflight = new Map<string, Promise<CachedPage>>();
+  let swept = 0;
 
   async function toPage(response: Response, nonce: string, now: number): Promise<CachedPage> {
     const body = Buffer.from(await response.arrayBuffer());
     const seconds = Number(response.headers.get(PAGE_CACHE_HEADER) ?? 0);
     const headers = [...response.headers.entries()].filter(([k]) => k.toLowerCase() !== PAGE_CACHE_HEADER.toLowerCase());
     const storable = response.status === 200 && seconds > 0 && !response.headers.has("set-cookie");
-    return { status: response.status, headers, body, nonce, storable, expires: now + seconds * 1000 };
+    return { status: response.status, headers, body, nonce, nonceAt: nonceOffsets(body, nonce), storable, expires: now + seconds * 1000 };
   }
 
   return {
     get size() {
-      return entries.size;
+      return lru.size;
+    },
+    /** Bytes held, as pageBytes counts them; never above the budget. */
+    get bytes() {
+      return lru.bytes;
+    },
+    get maxBytes() {
+      return lru.maxBytes;
     },
     /** A fresh page, or a render (shared with concurrent requests for the same key). */
     async get(key: string, nonce: string, render: () => Promise<Response>, now = Date.now()): Promise<{ page: CachedPage; hit: boolean }> {
-      const cached = entries.get(key);
-      if (cached && cached.expires > now) {
-        entries.delete(key);
-        entries.set(key, cached); // most recently used last
-        return { page: cached, hit: true };
+      if (now - swept >= sweepMs) {
+        swept = now;
+        lru.prune((page) => page.expires <= now);
       }
-      if (cached) evict(key);
+      const cached = lru.get(key);
+      if (cached && cached.expires > now) return { page: cached, hit: true };
+      if (cached) lru.delete(key);
       const pending = inflight.get(key);
       if (pending) {
         const page = await pending;
@@ -84,25 +117,40 @@ export function createPageCache(options: { maxEntries?: number; maxBytes?: numbe
       if (!pending) inflight.set(key, work);
       try {
         const page = await work;
-        if (page.storable && page.body.length < maxBytes / 8) {
-          entries.set(key, page);
-          bytes += page.body.length;
-          while (entries.size > maxEntries || bytes > maxBytes) evict(entries.keys().next().value as string);
-        }
+        if (page.storable) lru.set(key, page);
         return { page, hit: false };
       } finally {
         if (inflight.get(key) === work) inflight.delete(key);
       }
     },
     clear() {
-      entries.clear();
-      bytes = 0;
+      lru.clear();
     },
   };
 }
 
-/** The page's body with the render's nonce replaced by this visitor's nonce. */
+/**
+ * The page's body with the render's nonce replaced by this visitor's nonce, as views of the stored bytes with the
+ * visitor's nonce between them: nothing as long as the page is copied (nonces are all the same length), so a hit
+ * allocates no page-sized buffer. The parts add up to the stored body's length.
+ */
+export function bodyParts(page: CachedPage, nonce: string): Buffer[] {
+  if (!page.nonce || page.nonce === nonce || page.nonceAt.length === 0) return [page.body];
+  const value = Buffer.from(nonce, "utf8");
+  if (value.length !== Buffer.byteLength(page.nonce))
+    return [Buffer.from(page.body.toString("utf8").replaceAll(`nonce="${page.nonce}"`, `nonce="${nonce}"`), "utf8")];
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (const at of page.nonceAt) {
+    parts.push(page.body.subarray(from, at), value);
+    from = at + value.length;
+  }
+  parts.push(page.body.subarray(from));
+  return parts;
+}
+
+/** The page's body for this visitor as one buffer (bodyParts joined). */
 export function bodyFor(page: CachedPage, nonce: string): Buffer {
-  if (!page.nonce || page.nonce === nonce) return page.body;
-  return Buffer.from(page.body.toString("utf8").replaceAll(`nonce="${page.nonce}"`, `nonce="${nonce}"`), "utf8");
+  const parts = bodyParts(page, nonce);
+  return parts.length === 1 ? parts[0] : Buffer.concat(parts);
 }
