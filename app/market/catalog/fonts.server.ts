@@ -4,6 +4,7 @@ import type { DB } from "../../db/db.server";
 import { ByteLru } from "../../utils/byte-lru";
 import { MarketError } from "../errors";
 import { FONT_PREVIEW_MAX } from "../rules";
+import { isSfnt, subsetSfnt } from "./harfbuzz.server";
 import { sfntToWoff2 } from "./woff2.server";
 
 /** The preview's default sample line per language, used until the visitor types their own text. */
@@ -18,15 +19,18 @@ const cache = new ByteLru<string, Buffer>({
 /** Subsets being made: concurrent requests for the same one wait for it. */
 const making = new Map<string, Promise<Buffer>>();
 
-/**
- * subset-font (harfbuzz, as WebAssembly) is loaded at the first preview, not at start: a server that never shows
- * a font preview never holds it.
- */
+/** subset-font, for fonts that are not TrueType/OpenType (it converts them first); loaded only then. */
 let subsetter: Promise<typeof import("subset-font").default> | undefined;
 const loadSubsetter = () => {
   subsetter ??= import("subset-font").then((m) => m.default);
   return subsetter;
 };
+
+/** A TrueType subset: harfbuzz directly for an sfnt font (the stored fonts are TrueType), subset-font otherwise. */
+async function subsetOf(font: Buffer, glyphs: string): Promise<Buffer> {
+  if (isSfnt(font)) return subsetSfnt(font, glyphs);
+  return (await loadSubsetter())(font, glyphs, { targetFormat: "truetype" });
+}
 
 /**
  * A WOFF2 subset of a font item holding only the glyphs of `text` (at most 100 characters): previews
@@ -45,8 +49,9 @@ export async function fontSubset(db: DB, dataDir: string, code: string, text: st
   if (!subset) {
     const file = path.join(dataDir, "storage", item.file_path);
     // harfbuzz cuts the glyphs out (as TrueType); our WOFF2 writer compresses them with Node's Brotli.
-    subset = Promise.all([loadSubsetter(), fs.readFile(file)])
-      .then(([subsetFont, buf]) => subsetFont(buf, glyphs, { targetFormat: "truetype" }))
+    subset = fs
+      .readFile(file)
+      .then((font) => subsetOf(font, glyphs))
       .then(sfntToWoff2);
     making.set(key, subset);
     subset.then(
