@@ -38,6 +38,10 @@ import { bodyParts, createPageCache, isCacheableRequest } from "./app/utils/page
 // some 25 MB of compiler and code memory in the process for good, and made no subset faster (10 to 40 ms either
 // way, and cached). Set before any module is compiled (subset-font is loaded at the first preview).
 v8.setFlagsFromString("--liftoff-only");
+// After each full collection the old generation may grow to 1.5 times what survived, not the 2 to 4 times V8
+// picks for itself: under bench/soak.ts that slack was some 80 MB of committed, mostly empty heap. It costs more
+// frequent full collections (docs/performance.md has the figures).
+v8.setFlagsFromString("--heap-growing-percent=50");
 
 let env: ReturnType<typeof parseEnv>;
 try {
@@ -48,6 +52,14 @@ try {
 }
 
 const log = (fields: Record<string, unknown>) => console.log(JSON.stringify({ time: new Date().toISOString(), ...fields }));
+// `npm run serve` and `npm start` give node a 4 MiB young generation and glibc's malloc two arenas and no dynamic
+// mmap threshold (package.json; docs/performance.md): settings that must be on the command line or in the
+// environment before the process starts. Without them the same load holds some 100 MB more.
+if (
+  env.NODE_ENV === "production" &&
+  (!`${process.execArgv.join(" ")} ${process.env.NODE_OPTIONS ?? ""}`.includes("--max-semi-space-size") || !process.env.MALLOC_ARENA_MAX)
+)
+  log({ level: "warn", msg: "started without the memory settings of npm run serve (see docs/performance.md)" });
 const started = Date.now();
 const db = await bootDatabase(env, (line) => log({ level: "info", msg: line }));
 const payments = createGateways(db, env);

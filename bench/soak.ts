@@ -23,6 +23,7 @@ import os from "node:os";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { AUDIO_PAGE_FILTERS, WORDS } from "./queries";
+import { serveCommand } from "./serve";
 
 const size = Number(process.env.SEED_SIZE ?? 100_000);
 const seconds = Number(process.env.SOAK_SECONDS ?? 300);
@@ -41,17 +42,7 @@ const dir = path.resolve(".cache/soak", `seed-${size}`);
 const DEMO_PASSWORD = "market1234!";
 const DEMO_MEMBERS = ["member@example.com", "business@example.com"];
 
-/**
- * The server's command line as package.json's "serve" script writes it: `NAME=value ... node <flags> server.ts`.
- */
-function serveCommand(script: string): { env: Record<string, string>; args: string[] } {
-  const words = script.trim().split(/\s+/);
-  const node = words.indexOf("node");
-  if (node < 0 || !words.includes("server.ts")) throw new Error(`the serve script does not run node ... server.ts: ${script}`);
-  const env = Object.fromEntries(words.slice(0, node).map((w) => [w.slice(0, w.indexOf("=")), w.slice(w.indexOf("=") + 1)]));
-  return { env, args: words.slice(node + 1, words.indexOf("server.ts") + 1) };
-}
-const serve = serveCommand(JSON.parse(fs.readFileSync("package.json", "utf8")).scripts.serve);
+const serve = serveCommand();
 
 if (!fs.existsSync("build/index.js")) {
   console.error("bench/soak.ts: no build/index.js; run `npx remix build` first");
@@ -84,7 +75,8 @@ function cpuOf(pid: number): number {
 }
 
 async function startServer(): Promise<ChildProcess> {
-  const args = [...extraNodeArgs, ...serve.args];
+  // Extra flags go last before the script, so they override the serve script's own.
+  const args = [...serve.args.slice(0, -1), ...extraNodeArgs, ...serve.args.slice(-1)];
   const child = spawn(process.execPath, args, {
     env: {
       ...process.env,
@@ -318,6 +310,9 @@ const visitors = Array.from({ length: connections }, (_, i): Visitor => {
 
 interface Tally {
   requests: number;
+  /** Answers from the page micro-cache (X-Cache: HIT) and renders for it (MISS). */
+  cacheHits: number;
+  cacheMisses: number;
   errors: number;
   statuses: Record<string, number>;
   latencies: number[];
@@ -326,7 +321,7 @@ const tallies = new Map<string, Tally>();
 const tally = (kind: string) => {
   let t = tallies.get(kind);
   if (!t) {
-    t = { requests: 0, errors: 0, statuses: {}, latencies: [] };
+    t = { requests: 0, cacheHits: 0, cacheMisses: 0, errors: 0, statuses: {}, latencies: [] };
     tallies.set(kind, t);
   }
   return t;
@@ -348,6 +343,8 @@ function send(ask: Ask): Promise<void> {
         const status = res.statusCode ?? 0;
         t.requests++;
         t.statuses[status] = (t.statuses[status] ?? 0) + 1;
+        if (res.headers["x-cache"] === "HIT") t.cacheHits++;
+        else if (res.headers["x-cache"] === "MISS") t.cacheMisses++;
         // Redirects are answers (a list page past its end goes to its last page); 4xx and 5xx are not.
         if (status >= 400) t.errors++;
         t.latencies.push(performance.now() - t0);
@@ -367,6 +364,8 @@ function send(ask: Ask): Promise<void> {
   });
 }
 
+// A few seconds' rest after start-up and sign-in, so that "start" is the idle server.
+await new Promise((r) => setTimeout(r, 5000));
 const t0 = performance.now();
 const cpu0 = cpuOf(pid);
 sample(t0);
@@ -411,6 +410,8 @@ const byKind = Object.fromEntries(
           rps: Math.round(t.requests / elapsed),
           errors: t.errors,
           statuses: t.statuses,
+          pageCacheHits: t.cacheHits,
+          pageCacheMisses: t.cacheMisses,
           p50: r1(pct(sorted, 50)),
           p99: r1(pct(sorted, 99)),
         },
@@ -434,7 +435,7 @@ const out = {
   seedSize: size,
   seconds: r1(elapsed),
   connections,
-  serverArgs: [...extraNodeArgs, ...serve.args],
+  serverArgs: [...serve.args.slice(0, -1), ...extraNodeArgs, ...serve.args.slice(-1)],
   serverEnv: { ...serve.env, ...extraEnv },
   rssMiB: {
     start: start.rss,
@@ -453,6 +454,15 @@ const out = {
   serverCpuSeconds: r1(cpuSeconds),
   serverCpuMsPerRequest: Math.round((cpuSeconds * 1000 * 100) / Math.max(1, total)) / 100,
   errors,
+  // Of the answers that went through the page micro-cache (anonymous pages that opted in).
+  pageCacheHitRatio:
+    Math.round(
+      (100 * all.reduce((n, t) => n + t.cacheHits, 0)) /
+        Math.max(
+          1,
+          all.reduce((n, t) => n + t.cacheHits + t.cacheMisses, 0),
+        ),
+    ) / 100,
   p50: r1(pct(latencies, 50)),
   p95: r1(pct(latencies, 95)),
   p99: r1(pct(latencies, 99)),
