@@ -278,7 +278,7 @@ app.all("*", async (req, res, next) => {
     res.status(page.status);
     for (const [name, value] of page.headers) if (name !== "content-length") res.append(name, value);
     res.setHeader("X-Cache", hit ? "HIT" : "MISS");
-    // The stored bytes go out as they are, with this visitor's nonce written between them (no copy per visitor).
+    // The page's bytes go out as they are, with this visitor's nonce between them (no copy per visitor).
     const parts = bodyParts(page, context.cspNonce);
     res.setHeader("Content-Length", String(parts.reduce((n, part) => n + part.length, 0)));
     res.cork();
