@@ -6,6 +6,8 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import url from "node:url";
+import v8 from "node:v8";
+import zlib from "node:zlib";
 import {
   type AppLoadContext,
   broadcastDevReady,
@@ -32,7 +34,17 @@ import { PAGE_CACHE_HEADER } from "./app/utils/cache";
 import { parseEnv } from "./app/utils/env.server";
 import { checkHealth } from "./app/utils/health.server";
 import { ALLOWED_METHODS, bodyTypeRefusal, crossOriginRefusal, hostRefusal, requestAddress } from "./app/utils/http-guards.server";
-import { bodyFor, createPageCache, isCacheableRequest } from "./app/utils/page-cache.server";
+import { bodyParts, createPageCache, isCacheableRequest } from "./app/utils/page-cache.server";
+
+// WebAssembly runs on V8's baseline compiler (Liftoff) only. The store's WebAssembly is harfbuzz, which cuts the
+// font previews' subsets (and undici's HTTP parser for outgoing fetches): optimizing harfbuzz with TurboFan left
+// some 25 MB of compiler and code memory in the process for good, and made no subset faster (10 to 40 ms either
+// way, and cached). Set before any module is compiled (subset-font is loaded at the first preview).
+v8.setFlagsFromString("--liftoff-only");
+// After each full collection the old generation may grow to 1.5 times what survived, not the 2 to 4 times V8
+// picks for itself: under bench/soak.ts that slack was some 80 MB of committed, mostly empty heap. It costs more
+// frequent full collections (docs/performance.md has the figures).
+v8.setFlagsFromString("--heap-growing-percent=50");
 
 let env: ReturnType<typeof parseEnv>;
 try {
@@ -43,6 +55,14 @@ try {
 }
 
 const log = (fields: Record<string, unknown>) => console.log(JSON.stringify({ time: new Date().toISOString(), ...fields }));
+// `npm run serve` and `npm start` give node a 4 MiB young generation and glibc's malloc two arenas and no dynamic
+// mmap threshold (package.json; docs/performance.md): settings that must be on the command line or in the
+// environment before the process starts. Without them the same load holds some 100 MB more.
+if (
+  env.NODE_ENV === "production" &&
+  (!`${process.execArgv.join(" ")} ${process.env.NODE_OPTIONS ?? ""}`.includes("--max-semi-space-size") || !process.env.MALLOC_ARENA_MAX)
+)
+  log({ level: "warn", msg: "started without the memory settings of npm run serve (see docs/performance.md)" });
 const started = Date.now();
 const db = await bootDatabase(env, (line) => log({ level: "info", msg: line }));
 const payments = createGateways(db, env);
@@ -135,7 +155,10 @@ app.use(async (req, res, next) => {
   }
 });
 
-app.use(compression());
+// Brotli at compression's quality 4 with a 256 KiB window instead of zlib's 4 MiB default: pages are under
+// 256 KiB, so the output is the same, while the default window made each stream allocate and clear megabytes of
+// tables (about 5 times the CPU per page, and that much more memory per concurrent response).
+app.use(compression({ brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_LGWIN]: 18 } } }));
 app.use(
   helmet({
     contentSecurityPolicy: {
@@ -235,7 +258,7 @@ async function sendResponse(res: express.Response, response: Response) {
   });
 }
 
-const pageCache = createPageCache();
+const pageCache = createPageCache({ maxBytes: env.PAGE_CACHE_MB * 1024 * 1024 });
 let handleRequest = createRequestHandler(build, env.NODE_ENV);
 
 app.all("*", async (req, res, next) => {
@@ -263,7 +286,13 @@ app.all("*", async (req, res, next) => {
     res.status(page.status);
     for (const [name, value] of page.headers) if (name !== "content-length") res.append(name, value);
     res.setHeader("X-Cache", hit ? "HIT" : "MISS");
-    res.end(bodyFor(page, context.cspNonce));
+    // The page's bytes go out as they are, with this visitor's nonce between them (no copy per visitor).
+    const parts = bodyParts(page, context.cspNonce);
+    res.setHeader("Content-Length", String(parts.reduce((n, part) => n + part.length, 0)));
+    res.cork();
+    for (const part of parts) res.write(part);
+    res.end();
+    process.nextTick(() => res.uncork());
   } catch (error) {
     next(error);
   }

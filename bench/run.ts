@@ -12,6 +12,7 @@ import { createDb, migrateToLatest } from "../app/db/db.server";
 import { seedDatabase } from "../app/db/seed/index.server";
 import { load } from "./http";
 import { AUDIO_PAGE_FILTERS, WORDS } from "./queries";
+import { serveCommand } from "./serve";
 
 const size = Number(process.env.SEED_SIZE ?? 100_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -50,9 +51,12 @@ function buildSize() {
 
 async function startServer(dbUrl: string, dataDir: string, port: number, seedSize: number): Promise<{ stop: () => void; ms: number }> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+  // The node flags and environment of `npm run serve` (package.json), as production runs it.
+  const serve = serveCommand();
+  const child = spawn(process.execPath, serve.args, {
     env: {
       ...process.env,
+      ...serve.env,
       PORT: String(port),
       HOST: "127.0.0.1",
       NODE_ENV: "production",

@@ -1,8 +1,9 @@
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, type MigrationResultSet, Migrator, PostgresDialect, sql } from "kysely";
-import pg from "pg";
+import type PG from "pg";
 import { databaseUnavailableCode } from "./errors";
 import { migrations } from "./migrations";
 import type { Database } from "./schema";
@@ -10,8 +11,16 @@ import { probeSqliteWriteLock, RetryingSqliteDialect } from "./sqlite-dialect.se
 
 export type DB = Kysely<Database>;
 
-// PostgreSQL returns COUNT(*) and other int8 values as strings; our counts fit in a JS number.
-pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+let pgModule: typeof PG | undefined;
+/** pg, loaded with the first PostgreSQL database: a store on SQLite never holds it (about 15 MB). */
+function loadPg(): typeof PG {
+  if (!pgModule) {
+    pgModule = createRequire(import.meta.url)("pg") as typeof PG;
+    // PostgreSQL returns COUNT(*) and other int8 values as strings; our counts fit in a JS number.
+    pgModule.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+  }
+  return pgModule;
+}
 
 /**
  * The SQLite handle behind each Kysely instance, for the health probe. On globalThis: server.ts opens the database
@@ -31,6 +40,7 @@ export function createDb(url: string, options: { poolSize?: number; busyBudgetMs
     // Short web queries: parallel plans cost more than they save, and re-run hashed subplans per worker. Random
     // reads cost about what sequential ones do on SSDs: without saying so, a broad full-text match reads and
     // tests every row of the index table instead of only those the GIN index names.
+    const pg = loadPg();
     const pool = new pg.Pool({
       connectionString: url,
       max: options.poolSize ?? 10,

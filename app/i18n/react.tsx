@@ -58,12 +58,26 @@ export function useTranslation(): { t: TFunction; i18n: { language: Locale } } {
 export const I18N_SCRIPT_ID = "i18n-strings";
 
 /**
+ * Each bundle's JSON, written once per bundle object rather than once per render: the server renders every page
+ * with the same two bundles (some 40 KB of JSON each).
+ */
+const jsonOfBundle = new WeakMap<Bundle, string>();
+function bundleJson(bundle: Bundle): string {
+  let json = jsonOfBundle.get(bundle);
+  if (json === undefined) {
+    json = JSON.stringify(bundle).replace(/</g, "\\u003c");
+    jsonOfBundle.set(bundle, json);
+  }
+  return json;
+}
+
+/**
  * The current language's strings as JSON inside the document, read by the browser entry before hydration: the
  * visitor downloads one language, as data, instead of both languages as JavaScript.
  */
 export function I18nScript() {
   const { bundle } = useI18n();
-  const json = useMemo(() => JSON.stringify(bundle).replace(/</g, "\\u003c"), [bundle]);
+  const json = bundleJson(bundle);
   // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON of our own locale files, '<' escaped, never executed
   return <script id={I18N_SCRIPT_ID} type="application/json" suppressHydrationWarning dangerouslySetInnerHTML={{ __html: json }} />;
 }

@@ -88,6 +88,8 @@ const schema = z.object({
   YOUTUBE_API_KEY: z.string().min(1).optional(),
   HOME_MODE: z.enum(["full", "service-stop"]).default("full"),
   LOG_REQUESTS: flag(true),
+  /** The page micro-cache's budget in MiB (bodies, headers and keys of the anonymous pages it keeps); 0 keeps none. */
+  PAGE_CACHE_MB: z.coerce.number().min(0).max(4096).default(16),
 });
 
 /** The parsed environment; PUBLIC_URL is always set (default http://localhost:PORT). */

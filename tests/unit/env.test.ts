@@ -18,6 +18,14 @@ describe("configuration", () => {
     expect(() => parseEnv({ TRUST_CDN_COUNTRY: "maybe" })).toThrow(/TRUST_CDN_COUNTRY/);
   });
 
+  it("gives the page micro-cache a byte budget: 16 MiB unless PAGE_CACHE_MB says otherwise, 0 for none", () => {
+    expect(parseEnv({}).PAGE_CACHE_MB).toBe(16);
+    expect(parseEnv({ PAGE_CACHE_MB: "0" }).PAGE_CACHE_MB).toBe(0);
+    expect(parseEnv({ PAGE_CACHE_MB: "2.5" }).PAGE_CACHE_MB).toBe(2.5);
+    expect(() => parseEnv({ PAGE_CACHE_MB: "-1" })).toThrow(/PAGE_CACHE_MB/);
+    expect(() => parseEnv({ PAGE_CACHE_MB: "lots" })).toThrow(/PAGE_CACHE_MB/);
+  });
+
   it("accepts PostgreSQL URLs and boolean words", () => {
     const env = parseEnv({ DATABASE_URL: "postgres://u@127.0.0.1:5432/db", AUTO_SEED: "off", PORT: "8080" });
     expect(env.AUTO_SEED).toBe(false);

@@ -1,5 +1,6 @@
+import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { bodyFor, createPageCache, isCacheableRequest } from "../../app/utils/page-cache.server";
+import { bodyFor, bodyParts, createPageCache, isCacheableRequest } from "../../app/utils/page-cache.server";
 
 const page = (body: string, init: { status?: number; seconds?: number; cookie?: boolean } = {}) => {
   const headers = new Headers({ "content-type": "text/html" });
@@ -76,5 +77,62 @@ describe("page micro-cache", () => {
     for (const key of ["a", "b", "c"]) await cache.get(key, "n", async () => page(key, { seconds: 30 }));
     expect(cache.size).toBe(2);
     expect((await cache.get("a", "n", async () => page("a2", { seconds: 30 }))).hit).toBe(false);
+  });
+
+  it("keeps its pages within its byte budget, counting packed bodies, headers and keys", async () => {
+    const body = randomBytes(10_000).toString("base64"); // hardly compressible
+    const one = createPageCache();
+    await one.get("en /a", "n", async () => page(body, { seconds: 30 }));
+    const cost = one.bytes;
+    expect(cost).toBeGreaterThan(7_000 + "content-type".length + "text/html".length + 2 * "en /a".length);
+    const cache = createPageCache({ maxBytes: cost * 8 + 100 });
+    for (let i = 0; i < 20; i++) await cache.get(`en /${String.fromCharCode(97 + i)}`, "n", async () => page(body, { seconds: 30 }));
+    expect(cache.size).toBe(8);
+    expect(cache.bytes).toBeLessThanOrEqual(cache.maxBytes);
+    // The most recent pages stayed; the first went.
+    expect((await cache.get("en /t", "n", async () => page("again", { seconds: 30 }))).hit).toBe(true);
+    expect((await cache.get("en /a", "n", async () => page("again", { seconds: 30 }))).hit).toBe(false);
+  });
+
+  it("keeps pages compressed and gives them back byte for byte", async () => {
+    const html = `<!DOCTYPE html><html lang="ko"><body>${'<div class="card"><a href="/contents/video?code=VI1">영상 카드</a></div>'.repeat(1500)}</body></html>`;
+    const cache = createPageCache();
+    await cache.get("ko /video", "n", async () => page(html, { seconds: 30 }));
+    expect(cache.bytes).toBeLessThan(Buffer.byteLength(html) / 10);
+    const hit = await cache.get("ko /video", "n", async () => page("other", { seconds: 30 }));
+    expect(hit.hit).toBe(true);
+    expect(hit.page.body.toString()).toBe(html);
+  });
+
+  it("serves a page taking more than an eighth of its budget without keeping it", async () => {
+    const cache = createPageCache({ maxBytes: 80_000 });
+    await cache.get("big", "n", async () => page(randomBytes(20_000).toString("base64"), { seconds: 30 }));
+    expect(cache.size).toBe(0);
+    await cache.get("small", "n", async () => page(randomBytes(5_000).toString("base64"), { seconds: 30 }));
+    expect(cache.size).toBe(1);
+  });
+
+  it("drops expired pages at its sweep, before the budget needs the room", async () => {
+    const cache = createPageCache({ sweepMs: 1000 });
+    await cache.get("a", "n", async () => page("a", { seconds: 5 }), 0);
+    await cache.get("b", "n", async () => page("b", { seconds: 300 }), 500);
+    const held = cache.bytes;
+    expect(cache.size).toBe(2);
+    await cache.get("c", "n", async () => page("c", { seconds: 300 }), 6000);
+    expect(cache.size).toBe(2);
+    expect(cache.bytes).toBe(held); // a (expired) went, c came: all three are the same size
+  });
+
+  it("answers a stored page with the visitor's nonce as views of the stored bytes, not a copy", async () => {
+    const cache = createPageCache();
+    const html = '<script nonce="AAAAAAAA">1</script><p>é</p><script nonce="AAAAAAAA">2</script>';
+    const { page: p } = await cache.get("k", "AAAAAAAA", async () => page(html, { seconds: 5 }));
+    const parts = bodyParts(p, "BBBBBBBB");
+    expect(Buffer.concat(parts).toString()).toBe(html.replaceAll("AAAAAAAA", "BBBBBBBB"));
+    expect(parts.reduce((n, part) => n + part.length, 0)).toBe(p.body.length);
+    const stored = parts.filter((part) => part.buffer === p.body.buffer);
+    expect(stored.reduce((n, part) => n + part.length, 0)).toBe(p.body.length - 2 * 8);
+    // A nonce of another length (never issued by the server) still comes out right.
+    expect(bodyFor(p, "CC").toString()).toBe(html.replaceAll("AAAAAAAA", "CC"));
   });
 });

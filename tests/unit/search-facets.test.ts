@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Content } from "../../app/db/schema";
-import { buildFacets, type FacetColumns, pageOf, parseIntList, selectMatches } from "../../app/market/search/facets.server";
+import { buildFacets, countListed, type FacetColumns, pageOf, parseIntList, selectMatches } from "../../app/market/search/facets.server";
 import { searchFilterSchema } from "../../app/market/search/filter-schema.server";
 
 // The in-memory filters, counts and page against a plain reading of the spec's filters, on random catalogs.
@@ -98,6 +98,31 @@ function passes(r: FacetRow, f: ReturnType<typeof searchFilterSchema.parse>): bo
 }
 
 describe("search facets", () => {
+  it("count a list's active items as SQL's WHERE would: type, category, genre or mood, price types", () => {
+    const listArb = fc.record(
+      {
+        type: fc.constantFrom(...TYPES),
+        group: fc.record({ column: fc.constantFrom("category", "genre", "mood"), id: fc.integer({ min: 1, max: 12 }) }),
+        prices: fc.constantFrom(["paid"], ["free", "benefit"], ["free"], ["benefit"]),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(catalogArb, listArb, (rows, q) => {
+        const facets = buildFacets(columnsOf(rows), "1");
+        const column = { category: "category_id", genre: "genre_id", mood: "mood_id" } as const;
+        const expected = rows.filter(
+          (r) =>
+            r.status === "active" &&
+            (!q.type || r.contents_type === q.type) &&
+            (!q.group || r[column[q.group.column]] === q.group.id) &&
+            (!q.prices || (q.prices as readonly string[]).includes(r.price_type)),
+        ).length;
+        expect(countListed(facets, q as Parameters<typeof countListed>[1])).toBe(expected);
+      }),
+    );
+  });
+
   it("count, filter and page as the spec's filters read, in every order, with and without tiers", () => {
     fc.assert(
       fc.property(catalogArb, filterArb, fc.integer(), (rows, raw, seed) => {

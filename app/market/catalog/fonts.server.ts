@@ -1,15 +1,36 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import subsetFont from "subset-font";
 import type { DB } from "../../db/db.server";
+import { ByteLru } from "../../utils/byte-lru";
 import { MarketError } from "../errors";
 import { FONT_PREVIEW_MAX } from "../rules";
+import { isSfnt, subsetSfnt } from "./harfbuzz.server";
+import { sfntToWoff2 } from "./woff2.server";
 
 /** The preview's default sample line per language, used until the visitor types their own text. */
 export const FONT_SAMPLE = { ko: "다람쥐 헌 쳇바퀴에 타고파", en: "The quick brown fox jumps over the lazy dog" } as const;
 
-const cache = new Map<string, Promise<Buffer>>();
-const CACHE_MAX = 300;
+/** Subsets made, least recently used out first past 4 MiB (a subset of a sample line is 4 to 8 KB). */
+export const FONT_SUBSET_CACHE_BYTES = 4 * 1024 * 1024;
+const cache = new ByteLru<string, Buffer>({
+  maxBytes: FONT_SUBSET_CACHE_BYTES,
+  sizeOf: (subset, key) => subset.length + key.length * 2 + 128,
+});
+/** Subsets being made: concurrent requests for the same one wait for it. */
+const making = new Map<string, Promise<Buffer>>();
+
+/** subset-font, for fonts that are not TrueType/OpenType (it converts them first); loaded only then. */
+let subsetter: Promise<typeof import("subset-font").default> | undefined;
+const loadSubsetter = () => {
+  subsetter ??= import("subset-font").then((m) => m.default);
+  return subsetter;
+};
+
+/** A TrueType subset: harfbuzz directly for an sfnt font (the stored fonts are TrueType), subset-font otherwise. */
+async function subsetOf(font: Buffer, glyphs: string): Promise<Buffer> {
+  if (isSfnt(font)) return subsetSfnt(font, glyphs);
+  return (await loadSubsetter())(font, glyphs, { targetFormat: "truetype" });
+}
 
 /**
  * A WOFF2 subset of a font item holding only the glyphs of `text` (at most 100 characters): previews
@@ -22,13 +43,24 @@ export async function fontSubset(db: DB, dataDir: string, code: string, text: st
   if (item?.contents_type !== "font" || !item.file_path) throw new MarketError("NOT_FOUND", 404, `No font with contents_code ${code}`);
   const glyphs = [...new Set([...chars, ..."0123456789 "])].sort().join("");
   const key = `${code}\u0000${glyphs}`;
-  let subset = cache.get(key);
+  const held = cache.get(key);
+  if (held) return held;
+  let subset = making.get(key);
   if (!subset) {
     const file = path.join(dataDir, "storage", item.file_path);
-    subset = fs.readFile(file).then((buf) => subsetFont(buf, glyphs, { targetFormat: "woff2" }));
-    subset.catch(() => cache.delete(key));
-    if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
-    cache.set(key, subset);
+    // harfbuzz cuts the glyphs out (as TrueType); our WOFF2 writer compresses them with Node's Brotli.
+    subset = fs
+      .readFile(file)
+      .then((font) => subsetOf(font, glyphs))
+      .then(sfntToWoff2);
+    making.set(key, subset);
+    subset.then(
+      (made) => {
+        making.delete(key);
+        cache.set(key, made);
+      },
+      () => making.delete(key),
+    );
   }
   return subset;
 }

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { DB } from "../../db/db.server";
 import type { ContentsType, TaxonomyKind } from "../../db/schema";
 import type { Locale } from "../../i18n/config";
+import { countListed, currentFacets, type ListCount } from "../search/facets.server";
 import { type ContentCard, selectCards, toCard } from "./cards.server";
 
 export type ListOrder = "popular" | "recent";
@@ -30,6 +31,21 @@ export async function findGroup(db: DB, id: number, locale: Locale): Promise<Gro
   return row ? { id: row.id, kind: row.kind, space: row.space, code: row.code, name: locale === "ko" ? row.name_ko : row.name_en } : null;
 }
 
+const PRICES_OF = {
+  all: undefined,
+  paid: ["paid"],
+  free_benefit: ["free", "benefit"],
+  free: ["free"],
+  benefit: ["benefit"],
+} as const satisfies Record<NonNullable<ListQuery["price"]>, ListCount["prices"]>;
+
+/** The list's filters as the facets count them (any group but a theme). */
+function listCount(q: ListQuery, price: NonNullable<ListQuery["price"]>): ListCount {
+  const kind = q.group?.kind;
+  const column = kind === "category" || kind === "genre" || kind === "mood" ? kind : undefined;
+  return { type: q.type, group: q.group && column ? { column, id: q.group.id } : undefined, prices: PRICES_OF[price] };
+}
+
 /** A page of active items with the total: the lists, the catalog API and the package list share it. */
 export async function listContents(db: DB, q: ListQuery, locale: Locale): Promise<{ list: ContentCard[]; total: number }> {
   let base = db.selectFrom("contents").where("contents.status", "=", "active");
@@ -48,11 +64,19 @@ export async function listContents(db: DB, q: ListQuery, locale: Locale): Promis
   else if (price === "free_benefit") base = base.where("contents.price_type", "in", ["free", "benefit"]);
   else if (price === "free" || price === "benefit") base = base.where("contents.price_type", "=", price);
   const orderColumn = q.order === "recent" ? "contents.released_at" : "contents.popularity";
-  const [rows, count] = await Promise.all([
+  // The total from the in-memory facets (search/facets.server.ts), except for a theme (membership is not there).
+  const counted =
+    q.group?.kind === "theme"
+      ? base
+          .select(sql<number>`count(*)`.as("n"))
+          .executeTakeFirstOrThrow()
+          .then((r) => Number(r.n))
+      : currentFacets(db).then((fx) => countListed(fx, listCount(q, price)));
+  const [rows, total] = await Promise.all([
     selectCards(base).orderBy(orderColumn, "desc").orderBy("contents.id").offset(q.offset).limit(q.limit).execute(),
-    base.select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow(),
+    counted,
   ]);
-  return { list: rows.map((r) => toCard(r, locale)), total: Number(count.n) };
+  return { list: rows.map((r) => toCard(r, locale)), total };
 }
 
 /** Themes of a space, each with its first items. */

@@ -1,5 +1,4 @@
 import { createRequire } from "node:module";
-import PDFDocument from "pdfkit";
 import type { Certificate } from "./certificate.server";
 
 const require = createRequire(import.meta.url);
@@ -10,11 +9,13 @@ const FONT = require.resolve("@expo-google-fonts/gowun-dodum/400Regular/GowunDod
  * The licence certificate as a PDF (pdfkit): the same facts and wording as the printable page, for attaching to a
  * copyright dispute. `t` is the page language's translation function; dates come formatted.
  */
-export function certificatePdf(
+export async function certificatePdf(
   c: Certificate,
   t: (key: string, values?: Record<string, unknown>) => string,
   dates: { paid: string; until: string },
 ): Promise<Buffer> {
+  // pdfkit (with fontkit) is loaded at the first certificate, not at start: about 20 MB a server need not hold.
+  const { default: PDFDocument } = await import("pdfkit");
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({ size: "A4", margin: 56, info: { Title: `${t("certificate.title")} ${c.number}`, Author: t("brand") } });
     const chunks: Buffer[] = [];
