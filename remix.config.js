@@ -23,6 +23,27 @@ export default {
         route("benefit", "embedded/benefit.tsx", { id: "embedded-benefit" });
         route("request", "embedded/request.tsx", { id: "embedded-request" });
       });
+      // The operator console (issue 17): its own plain layout; sign-in and sign-out sit beside it.
+      route("admin/login", "admin/login.tsx", { id: "admin-login" });
+      route("admin/logout", "admin/logout.tsx", { id: "admin-logout" });
+      route("admin", "admin/layout.tsx", { id: "admin" }, () => {
+        route("", "admin/index.tsx", { index: true, id: "admin-index" });
+        route("operators", "admin/operators.tsx", { id: "admin-operators" });
+        route("audit", "admin/audit.tsx", { id: "admin-audit" });
+        // support (inquiries, FAQs, the guide)
+
+        // members
+
+        // catalog
+
+        // publishing and the coupon
+
+        // orders
+
+        // service modes
+
+        // reports
+      });
     });
   },
 };

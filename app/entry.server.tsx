@@ -1,4 +1,4 @@
-import { PassThrough } from "node:stream";
+import type { Transform } from "node:stream";
 import { type AppLoadContext, createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
@@ -7,6 +7,7 @@ import { isDatabaseUnavailable, reportDatabaseUnavailable } from "./db/errors";
 import { fixedT, serverBundles } from "./i18n/i18n.server";
 import { I18nProvider } from "./i18n/react";
 import { NonceProvider } from "./utils/nonce";
+import { stripNulBytes } from "./utils/strip-nul.server";
 
 const ABORT_DELAY = 5_000;
 export const streamTimeout = ABORT_DELAY;
@@ -34,7 +35,7 @@ export default async function handleRequest(
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;
-    let body: PassThrough | undefined;
+    let body: Transform | undefined;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <I18nProvider locale={loadContext.locale} bundles={serverBundles} translator={fixedT}>
@@ -45,7 +46,8 @@ export default async function handleRequest(
         nonce,
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
-          body = new PassThrough();
+          // React 18 pads multi-byte text at its buffer's end with NUL bytes (utils/strip-nul.server.ts).
+          body = stripNulBytes();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);

@@ -479,6 +479,41 @@ export interface JobLeasesTable {
   expires_at: string; // when another process may take it over
 }
 
+/** An operator of the console (app/market/operators/), apart from members. */
+export interface OperatorsTable {
+  id: Generated<number>;
+  email: string;
+  name: string;
+  password_hash: string;
+  role: string; // support | catalog | finance | admin
+  active: Generated<number>;
+  created_at: string;
+  last_sign_in_at: string | null;
+}
+
+export interface OperatorSessionsTable {
+  id: string; // SHA-256 of the cookie's token, base64url
+  operator_id: number;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string; // the absolute end; the idle end is last_seen_at + OPERATOR_IDLE_MS
+}
+
+/** One operator action: who, what, on what, the state before and after (JSON), and the reason when one is given. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  operator_id: number | null;
+  operator_email: string;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  before_json: string | null;
+  after_json: string | null;
+  reason: string | null;
+  ip: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -519,6 +554,9 @@ export interface Database {
   withdrawals: WithdrawalsTable;
   rate_limits: RateLimitsTable;
   job_leases: JobLeasesTable;
+  operators: OperatorsTable;
+  operator_sessions: OperatorSessionsTable;
+  audit_log: AuditLogTable;
 }
 
 export type Content = Selectable<ContentsTable>;

@@ -71,12 +71,16 @@ export const RULES = {
   mailAddress: { bucket: "mail:ip", limit: 10, windowMs: HOUR },
   mailAccount: { bucket: "mail:account", limit: 20, windowMs: DAY },
   mailRecipient: { bucket: "mail:to", limit: 5, windowMs: DAY },
+  /** Failed operator sign-ins from one address (the console is a smaller door: a tighter limit than members'). */
+  operatorSignInAddress: { bucket: "opsignin:ip", limit: 10, windowMs: 15 * MINUTE },
   /** Channel checks call YouTube's API (the store's quota). */
   youtubeAccount: { bucket: "youtube:account", limit: 10, windowMs: HOUR },
 } as const satisfies Record<string, Rule>;
 
 /** Failed sign-ins per (account, address): 5 free, then 1, 2, 4 ... minutes, at most an hour; forgotten after a quiet day. */
 export const SIGN_IN_BACKOFF: BackoffPolicy = { bucket: "signin:pair", free: 5, baseMs: MINUTE, maxMs: HOUR, forgetMs: DAY };
+/** Failed operator sign-ins per (operator, address): 3 free, then 1, 2, 4 ... minutes, at most an hour. */
+export const OPERATOR_SIGN_IN_BACKOFF: BackoffPolicy = { bucket: "opsignin:pair", free: 3, baseMs: MINUTE, maxMs: HOUR, forgetMs: DAY };
 /** How long an address an account signed in from stays known (exempt from the account's slowed pace). */
 export const KNOWN_ADDRESS = { bucket: "signin:known", ttlMs: 90 * DAY } as const;
 

@@ -12,7 +12,12 @@ const load = (lang: string, file: string) => flatten(JSON.parse(fs.readFileSync(
 const vars = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
 
 describe("ko and en locales stay in step", () => {
-  const files = new Set([...fs.readdirSync(path.join(root, "ko")), ...fs.readdirSync(path.join(root, "en"))]);
+  // Every JSON file under each language, the console's admin/*.json included.
+  const list = (lang: string) =>
+    (fs.readdirSync(path.join(root, lang), { recursive: true }) as string[])
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => f.split(path.sep).join("/"));
+  const files = new Set([...list("ko"), ...list("en")]);
   for (const file of files) {
     it(`${file} has the same keys, no empty strings and the same placeholders`, () => {
       const ko = load("ko", file);
@@ -28,6 +33,9 @@ describe("ko and en locales stay in step", () => {
 
   it("every translation key used in app code exists", () => {
     const en = load("en", "common.json");
+    // The console's files are reached as admin.<file>.<key> (app/admin/strings.server.ts).
+    for (const file of list("en").filter((f) => f.startsWith("admin/")))
+      for (const [k, v] of Object.entries(load("en", file))) en[`admin.${file.slice(6, -5)}.${k}`] = v;
     const keys = new Set(Object.keys(en).map((k) => k.replace(/_(one|other)$/, "")));
     const used = new Set<string>();
     const walk = (dir: string) => {

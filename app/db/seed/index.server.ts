@@ -22,6 +22,13 @@ export const DEMO = {
     b2bg: { serial: "VEDT-B2B-0001-DEMO", hw_info: "HW-DEMO-B2B-0001" },
     nonmember: { serial: "VEDT-NON-0001-DEMO", hw_info: "HW-DEMO-NON-0001" },
   },
+  /** The operator console's demo operators, one per role (production has none until `npm run operator:create`). */
+  operators: [
+    { email: "operator@example.com", name: "데모 관리자", role: "admin" },
+    { email: "support@example.com", name: "데모 고객지원", role: "support" },
+    { email: "catalog@example.com", name: "데모 콘텐츠", role: "catalog" },
+    { email: "finance@example.com", name: "데모 재무", role: "finance" },
+  ],
 } as const;
 
 /** The catalog's dates are fixed so that two seeds of the same size are identical. */
@@ -589,6 +596,10 @@ function demoEvents(now: string) {
 
 async function seedAccounts(db: DB, now: string) {
   const hash = await hashPassword(DEMO.password);
+  await db
+    .insertInto("operators")
+    .values(DEMO.operators.map((o) => ({ ...o, password_hash: hash, active: 1, created_at: now, last_sign_in_at: null })))
+    .execute();
   const member = await db
     .insertInto("users")
     .values({

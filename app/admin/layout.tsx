@@ -1,0 +1,121 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Link, NavLink, Outlet, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { I18nProvider, useI18n, useTranslation } from "../i18n/react";
+import type { Bundle } from "../i18n/translate";
+import { areasOf } from "../market/operators/roles";
+import adminStyles from "../styles/admin.css";
+import { isTestMode } from "../utils/test-mode.server";
+import { requireOperator } from "./guard.server";
+import { AdminError } from "./parts";
+import { adminStrings } from "./strings.server";
+
+/** /admin: the operator console's plain layout (no storefront chrome); every page below needs a signed-in operator. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const operator = await requireOperator(request, context);
+  return data(
+    { operator, areas: areasOf(operator.role), strings: adminStrings(context.locale), testMode: isTestMode(context) },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+export { adminHeaders as headers } from "./headers";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }];
+export const meta: MetaFunction = () => [{ title: "Operator console" }, { name: "robots", content: "noindex, nofollow" }];
+
+/** The console's strings joined to the page's: `t("admin.<file>.<key>")` in every console component. */
+export function AdminStrings({ strings, children }: { strings: Bundle; children: React.ReactNode }) {
+  const { language, bundle } = useI18n();
+  return (
+    <I18nProvider locale={language} bundles={{ [language]: { ...bundle, admin: strings } }}>
+      {children}
+    </I18nProvider>
+  );
+}
+
+export default function AdminLayout() {
+  const { operator, areas, strings, testMode } = useLoaderData<typeof loader>();
+  return (
+    <AdminStrings strings={strings}>
+      <AdminChrome operator={operator} areas={areas} testMode={testMode}>
+        <Outlet />
+      </AdminChrome>
+    </AdminStrings>
+  );
+}
+
+function AdminChrome({
+  operator,
+  areas,
+  testMode,
+  children,
+}: {
+  operator: { name: string; role: string };
+  areas: string[];
+  testMode: boolean;
+  children: React.ReactNode;
+}) {
+  const { t, i18n } = useTranslation();
+  return (
+    <div className="admin">
+      <a className="skip-link" href="#admin-main">
+        {t("admin.core.skip")}
+      </a>
+      <header className="admin-header">
+        <Link to="/admin" className="admin-brand">
+          {t("admin.core.title")}
+        </Link>
+        <p className="admin-who">{t("admin.core.signedInAs", { name: operator.name, role: t(`admin.core.roles.${operator.role}`) })}</p>
+        <a
+          href={`?language=${i18n.language === "ko" ? "en" : "ko"}`}
+          className="admin-language"
+          lang={i18n.language === "ko" ? "en" : "ko"}
+        >
+          {t("admin.core.nav.language")}
+        </a>
+        <a href="/" className="admin-store">
+          {t("admin.core.nav.store")}
+        </a>
+        <form method="post" action="/admin/logout">
+          <button type="submit" className="admin-link-button">
+            {t("admin.core.nav.signOut")}
+          </button>
+        </form>
+      </header>
+      {testMode ? <p className="admin-test-mode">{t("admin.core.testMode")}</p> : null}
+      <div className="admin-body">
+        <nav className="admin-nav" aria-label={t("admin.core.nav.label")}>
+          <ul>
+            <li>
+              <NavLink to="/admin" end>
+                {t("admin.core.nav.home")}
+              </NavLink>
+            </li>
+            {areas.map((a) => (
+              <li key={a}>
+                <NavLink to={`/admin/${a}`}>{t(`admin.core.nav.${a}`)}</NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div id="admin-main" className="admin-main">
+          {children}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** A failure of the layout's own loader (a child's failure renders inside the chrome, see parts.tsx). */
+export function ErrorBoundary() {
+  const layout = useRouteLoaderData<typeof loader>("admin");
+  if (!layout) return <AdminError />;
+  return (
+    <AdminStrings strings={layout.strings}>
+      <AdminChrome operator={layout.operator} areas={layout.areas} testMode={layout.testMode}>
+        <AdminError />
+      </AdminChrome>
+    </AdminStrings>
+  );
+}
