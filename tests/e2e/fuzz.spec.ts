@@ -2,6 +2,7 @@ import fs from "node:fs";
 import net from "node:net";
 import { expect, test } from "@playwright/test";
 import Database from "better-sqlite3";
+import { ADMIN_FORM_SAMPLES } from "./admin-samples";
 import { type Answer, type PrivateServer, pool, type Sent, send, startPrivateServer, traceIn } from "./harness";
 import {
   API_PREFIX,
@@ -199,6 +200,7 @@ const GENERIC_BODIES: { label: string; type?: string; body?: string | Uint8Array
  * every value replaced by hostile ones. A route with an action and no entry here fails the suite.
  */
 const FORM_SAMPLES: Record<string, Record<string, string | string[]>[]> = {
+  ...ADMIN_FORM_SAMPLES,
   "routes/_store.cart": [
     { intent: "add", code: "VI0000006", redirectTo: "/video", js: "1" },
     { intent: "add", code: "VI0000006", redirectTo: "//evil.example/x" },

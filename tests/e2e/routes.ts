@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { ADMIN_PARAMS } from "./admin-samples";
 
 /**
  * Every address the store answers, enumerated from the code rather than listed by hand: the page routes from the
@@ -192,6 +193,7 @@ export const isApiDoor = (r: PageRoute) => r.pattern === "/api/v1/*";
  * with a segment missing here fails both specs (describe it here when adding the route).
  */
 export const PLAUSIBLE_PARAMS: Record<string, Record<string, string>> = {
+  ...ADMIN_PARAMS,
   "routes/_store.$category": { category: "video" },
   "routes/_store.list.$space.$id": { space: "video", id: "all" },
   "routes/_store.contents.$type": { type: "video" },
