@@ -64,7 +64,7 @@ if (
 )
   log({ level: "warn", msg: "started without the memory settings of npm run serve (see docs/performance.md)" });
 const started = Date.now();
-const db = await bootDatabase(env, (line) => log({ level: "info", msg: line }));
+const db = await bootDatabase(env, (line) => log({ level: "info", msg: line }), { seedProcess: "child" });
 const payments = createGateways(db, env);
 const geo = env.GEO_API_URL ? createHttpCountryResolver({ urlTemplate: env.GEO_API_URL, timeoutMs: env.GEO_API_TIMEOUT_MS }) : null;
 
