@@ -1,4 +1,4 @@
-import type { Transform } from "node:stream";
+import { PassThrough } from "node:stream";
 import { type AppLoadContext, createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
@@ -7,7 +7,6 @@ import { isDatabaseUnavailable, reportDatabaseUnavailable } from "./db/errors";
 import { fixedT, serverBundles } from "./i18n/i18n.server";
 import { I18nProvider } from "./i18n/react";
 import { NonceProvider } from "./utils/nonce";
-import { stripNulBytes } from "./utils/strip-nul.server";
 
 const ABORT_DELAY = 5_000;
 export const streamTimeout = ABORT_DELAY;
@@ -35,7 +34,7 @@ export default async function handleRequest(
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;
-    let body: Transform | undefined;
+    let body: PassThrough | undefined;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <I18nProvider locale={loadContext.locale} bundles={serverBundles} translator={fixedT}>
@@ -46,8 +45,8 @@ export default async function handleRequest(
         nonce,
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
-          // React 18 pads multi-byte text at its buffer's end with NUL bytes (utils/strip-nul.server.ts).
-          body = stripNulBytes();
+          // (react-dom is patched: patches/react-dom+18.3.1.patch, see docs/decisions.md.)
+          body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);
