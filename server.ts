@@ -32,6 +32,7 @@ import { reconcileOpenOrders } from "./app/market/orders/orders.server";
 import { pruneRateLimits } from "./app/market/rate-limits.server";
 import { PAGE_CACHE_HEADER } from "./app/utils/cache";
 import { parseEnv } from "./app/utils/env.server";
+import { createGate, GateFull } from "./app/utils/gate.server";
 import { checkHealth } from "./app/utils/health.server";
 import { ALLOWED_METHODS, bodyTypeRefusal, crossOriginRefusal, hostRefusal, requestAddress } from "./app/utils/http-guards.server";
 import { bodyParts, createPageCache, isCacheableRequest } from "./app/utils/page-cache.server";
@@ -259,13 +260,17 @@ async function sendResponse(res: express.Response, response: Response) {
 }
 
 const pageCache = createPageCache({ maxBytes: env.PAGE_CACHE_MB * 1024 * 1024 });
-let handleRequest = createRequestHandler(build, env.NODE_ENV);
+let remixHandler = createRequestHandler(build, env.NODE_ENV);
+// Renders go through an admission gate: RENDER_CONCURRENCY at once until the response's head is ready (loaders and
+// the shell, where a render's memory is), the others wait in arrival order (app/utils/gate.server.ts).
+const renderGate = createGate(env.RENDER_CONCURRENCY, env.RENDER_QUEUE_MAX);
+const handleRequest = (request: Request, context: AppLoadContext) => renderGate.run(() => remixHandler(request, context));
 
 app.all("*", async (req, res, next) => {
   try {
     if (dev) {
       build = await loadBuild();
-      handleRequest = createRequestHandler(build, env.NODE_ENV);
+      remixHandler = createRequestHandler(build, env.NODE_ENV);
     }
     const address = requestAddress(env.PUBLIC_URL, req.originalUrl);
     if (!address) return refuse(req, res, 400, "Bad request address");
@@ -294,6 +299,10 @@ app.all("*", async (req, res, next) => {
     res.end();
     process.nextTick(() => res.uncork());
   } catch (error) {
+    if (error instanceof GateFull) {
+      res.setHeader("Retry-After", "1");
+      return refuse(req, res, 503, "Busy, try again in a moment");
+    }
     next(error);
   }
 });

@@ -90,6 +90,10 @@ const schema = z.object({
   LOG_REQUESTS: flag(true),
   /** The page micro-cache's budget in MiB (bodies, headers and keys of the anonymous pages it keeps); 0 keeps none. */
   PAGE_CACHE_MB: z.coerce.number().min(0).max(4096).default(16),
+  /** Renders (loaders and the page's shell) running at once; the others wait in arrival order (docs/performance.md). */
+  RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(8),
+  /** Requests waiting for a render slot before the next is refused with 503. */
+  RENDER_QUEUE_MAX: z.coerce.number().int().min(0).max(100_000).default(2000),
 });
 
 /** The parsed environment; PUBLIC_URL is always set (default http://localhost:PORT). */
