@@ -95,7 +95,12 @@ export default function FaqEdit() {
         </p>
       ) : null}
       <h2 id="faq-edit">{t("admin.support.faq.edit.heading")}</h2>
-      <Form method="post" className="admin-form" aria-labelledby="faq-edit" key={`${faq.id}-${JSON.stringify(faq)}-${editProblem ?? ""}`}>
+      <Form
+        method="post"
+        className="admin-form admin-support-form"
+        aria-labelledby="faq-edit"
+        key={`${faq.id}-${JSON.stringify(faq)}-${editProblem ?? ""}`}
+      >
         <input type="hidden" name="intent" value="update" />
         {editProblem ? (
           <p id="faq-edit-problem" role="alert" className="admin-alert">

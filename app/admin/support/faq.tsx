@@ -48,7 +48,7 @@ export default function FaqList() {
   const { query, list } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const [params] = useSearchParams();
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const kept = Object.fromEntries(Object.entries(query).filter(([, v]) => v));
   const href = (n: number) => `?${new URLSearchParams({ ...kept, page: String(n) })}`;
   const deleted = params.get("deleted");
@@ -106,9 +106,11 @@ export default function FaqList() {
                   <td className="num">{r.sort}</td>
                   <td>{t(`admin.support.categories.${r.category}`)}</td>
                   <td lang="ko">
-                    <Link to={`/admin/publishing/faq/${r.id}`}>{r.questionKo}</Link>
+                    {i18n.language === "ko" ? <Link to={`/admin/publishing/faq/${r.id}`}>{r.questionKo}</Link> : r.questionKo}
                   </td>
-                  <td lang="en">{r.questionEn}</td>
+                  <td lang="en">
+                    {i18n.language === "ko" ? r.questionEn : <Link to={`/admin/publishing/faq/${r.id}`}>{r.questionEn}</Link>}
+                  </td>
                   <td>{r.hidden ? t("admin.support.faq.hiddenState") : t("admin.support.faq.shownState")}</td>
                 </tr>
               ))}
@@ -118,7 +120,7 @@ export default function FaqList() {
       )}
       <AdminPagination page={list.page} pages={list.pages} href={href} />
       <h2 id="faq-add">{t("admin.support.faq.add.heading")}</h2>
-      <Form method="post" className="admin-form" aria-labelledby="faq-add" key={result ? "retry" : "new"}>
+      <Form method="post" className="admin-form admin-support-form" aria-labelledby="faq-add" key={result ? "retry" : "new"}>
         <input type="hidden" name="intent" value="create" />
         {result?.problem ? (
           <p id="faq-add-problem" role="alert" className="admin-alert">
