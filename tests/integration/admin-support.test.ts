@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "../../app/db/db.server";
 import { GUIDE_SEED } from "../../app/db/migrations/0019_support_console";
 import { fileInquiry } from "../../app/market/support.server";
+import { FORM_SAMPLES, PARAMS } from "../e2e/admin-samples/support";
 import { createTestApp } from "../support/app";
 import { createTestDb } from "../support/db";
 import { ENGINE } from "../support/engine";
@@ -374,5 +375,30 @@ describe(`operator console support: inquiries, the FAQ and the user guide on ${E
     expect((await store("/support", "ko")).html).toContain("카테고리나 검색으로 찾아 미리 봅니다.");
     // The support role does not edit the guide.
     expect((await post("/admin/publishing/guide", fields, support)).res.status).toBe(403);
+  });
+
+  it("answers every fuzz sample of the section, posted by an administrator, without a server error", async () => {
+    const admin = await signInOperator(call, "admin", "198.51.100.135");
+    const paths: Record<string, string> = {
+      "admin-inquiries-detail": `/admin/inquiries/${PARAMS["admin-inquiries-detail"].id}`,
+      "admin-publishing-faq": "/admin/publishing/faq",
+      "admin-publishing-faq-edit": `/admin/publishing/faq/${PARAMS["admin-publishing-faq-edit"].id}`,
+      "admin-publishing-guide": "/admin/publishing/guide",
+    };
+    expect(Object.keys(FORM_SAMPLES).sort()).toEqual(Object.keys(paths).sort());
+    const wrong: string[] = [];
+    for (const [id, samples] of Object.entries(FORM_SAMPLES))
+      for (const sample of samples) {
+        const body = new URLSearchParams();
+        for (const [k, v] of Object.entries(sample)) for (const one of Array.isArray(v) ? v : [v]) body.append(k, one);
+        const res = await call(paths[id], {
+          method: "POST",
+          headers: { cookie: admin, "content-type": "application/x-www-form-urlencoded" },
+          body,
+          ip: "198.51.100.136",
+        });
+        if (res.status >= 500) wrong.push(`${id} ${JSON.stringify(sample).slice(0, 80)} → ${res.status}`);
+      }
+    expect(wrong).toEqual([]);
   });
 });
