@@ -106,7 +106,10 @@ test("an FAQ entry and a guide step edited in the console show on /support", asy
   test.setTimeout(60_000);
   const stamp = Date.now();
   await operatorSignIn(page, "/admin/publishing/faq", "en");
-  await page.getByRole("combobox", { name: /^Category/ }).last().selectOption("account");
+  await page
+    .getByRole("combobox", { name: /^Category/ })
+    .last()
+    .selectOption("account");
   await page.getByLabel("Question in Korean").fill(`닉네임을 바꿀 수 있나요 ${stamp}?`);
   await page.getByLabel("Answer in Korean").fill("마이페이지에서 바꿀 수 있습니다.");
   await page.getByLabel("Question in English").fill(`Can I change my nickname ${stamp}?`);
