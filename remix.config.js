@@ -31,6 +31,12 @@ export default {
         route("operators", "admin/operators.tsx", { id: "admin-operators" });
         route("audit", "admin/audit.tsx", { id: "admin-audit" });
         // support (inquiries, FAQs, the guide)
+        route("inquiries", "admin/support/inquiries.tsx", { id: "admin-inquiries" });
+        route("inquiries/:id", "admin/support/inquiry.tsx", { id: "admin-inquiries-detail" });
+        route("inquiries/:id/attachment", "admin/support/inquiry-attachment.ts", { id: "admin-inquiries-attachment" });
+        route("publishing/faq", "admin/support/faq.tsx", { id: "admin-publishing-faq" });
+        route("publishing/faq/:id", "admin/support/faq-edit.tsx", { id: "admin-publishing-faq-edit" });
+        route("publishing/guide", "admin/support/guide.tsx", { id: "admin-publishing-guide" });
 
         // members
 

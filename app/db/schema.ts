@@ -358,6 +358,18 @@ export interface FaqsTable {
   answer_ko: string;
   answer_en: string;
   sort: number;
+  /** 1: kept but not shown on the storefront (migration 0019). */
+  hidden: Generated<number>;
+}
+
+/** One step of the six-step user guide on /support (migration 0019), edited in the console. */
+export interface GuideStepsTable {
+  step: number; // 1..6
+  title_ko: string;
+  title_en: string;
+  text_ko: string;
+  text_en: string;
+  updated_at: string | null;
 }
 
 export interface NoticesTable {
@@ -557,6 +569,7 @@ export interface Database {
   operators: OperatorsTable;
   operator_sessions: OperatorSessionsTable;
   audit_log: AuditLogTable;
+  guide_steps: GuideStepsTable;
 }
 
 export type Content = Selectable<ContentsTable>;

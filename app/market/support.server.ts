@@ -8,6 +8,7 @@ import { seoulText } from "../utils/dates";
 import { MarketError } from "./errors";
 import { inquiryAnsweredMail, inquiryReceivedMail } from "./mail/messages.server";
 import { queueMail } from "./mail/queue.server";
+import { type Actor, recordAudit } from "./operators/audit.server";
 import { INQUIRY_ATTACHMENT_MAX_BYTES, PAGE_SIZE } from "./rules";
 import { type InquiryStatus, SUPPORT_CATEGORIES, type SupportCategory } from "./support-rules";
 
@@ -223,12 +224,21 @@ function storedFile(dataDir: string, attachmentPath: string): string | null {
  * that changes when it is replaced; null when the inquiry is not theirs, has none, or the file is gone.
  */
 export async function inquiryAttachment(db: DB, dataDir: string, userId: number, id: number) {
-  const row = await db
-    .selectFrom("support_tickets")
-    .select("attachment_path")
-    .where("id", "=", id)
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
+  return attachmentOf(db, dataDir, id, userId);
+}
+
+/**
+ * The attachment of any inquiry, a member's or a guest's, for the operator console (its route checks the
+ * operator's role): null when the inquiry has none or the file is gone.
+ */
+export async function inquiryAttachmentForOperator(db: DB, dataDir: string, id: number) {
+  return attachmentOf(db, dataDir, id, "any");
+}
+
+async function attachmentOf(db: DB, dataDir: string, id: number, userId: number | "any") {
+  let q = db.selectFrom("support_tickets").select("attachment_path").where("id", "=", id);
+  if (userId !== "any") q = q.where("user_id", "=", userId);
+  const row = await q.executeTakeFirst();
   const file = row?.attachment_path ? storedFile(dataDir, row.attachment_path) : null;
   if (!file) return null;
   const stat = await fs.stat(file).catch(() => null);
@@ -325,31 +335,54 @@ export async function editInquiry(
 /**
  * Answers an inquiry (the operator console calls it): the answer is stored, the inquiry becomes completed and
  * can no longer be edited by the member, and answered_at is set. Answering a completed inquiry again replaces
- * the answer (a correction). The member is mailed the answer in the same transaction. Answers what the console
+ * the answer (a correction, `edited: true`; an operator must give a reason, REASON_REQUIRED) and mails the
+ * corrected answer. The member is mailed the answer in
+ * the same transaction. With an operator as `actor`, the audit line (inquiry.answer or inquiry.answer_edit, the
+ * status and answer before and after, the reason) is written in that transaction too. Answers what the console
  * needs (who, what, when).
  */
-export async function answerInquiry(db: DB, ticketId: number, answer: string, now = new Date()) {
+export async function answerInquiry(db: DB, ticketId: number, answer: string, now = new Date(), actor?: Actor, reason?: string | null) {
   const text = answer.trim();
   if (!text) throw new MarketError("ANSWER_REQUIRED", 400, "The answer is empty");
   const row = await db.transaction().execute(async (trx) => {
+    const before = await trx.selectFrom("support_tickets").select(["status", "answer"]).where("id", "=", ticketId).executeTakeFirst();
+    if (!before) return null;
+    // An operator changing an answer the member already has says why (the audit line keeps it).
+    if (actor && before.status === "completed" && !reason?.trim())
+      throw new MarketError("REASON_REQUIRED", 400, "Changing a sent answer needs a reason");
     const answered = await trx
       .updateTable("support_tickets")
       .set({ answer: text, status: "completed", answered_at: now.toISOString() })
       .where("id", "=", ticketId)
       .returning(["id", "user_id", "email", "title", "language", "answered_at"])
       .executeTakeFirst();
+    if (!answered) return null;
+    const edited = before.status === "completed";
     // The member gets the answer by mail (with a link to it on My page when they asked signed in).
-    if (answered)
-      await queueMail(
+    await queueMail(
+      trx,
+      inquiryAnsweredMail(answered.email, answered.language === "en" ? "en" : "ko", {
+        title: answered.title,
+        answer: text,
+        path: answered.user_id ? `/mypage/qna/${answered.id}` : "/support",
+      }),
+      now,
+    );
+    if (actor)
+      await recordAudit(
         trx,
-        inquiryAnsweredMail(answered.email, answered.language === "en" ? "en" : "ko", {
-          title: answered.title,
-          answer: text,
-          path: answered.user_id ? `/mypage/qna/${answered.id}` : "/support",
-        }),
+        actor,
+        {
+          action: edited ? "inquiry.answer_edit" : "inquiry.answer",
+          targetType: "inquiry",
+          targetId: ticketId,
+          before: { status: before.status, answer: before.answer },
+          after: { status: "completed", answer: text },
+          reason: reason?.trim() || null,
+        },
         now,
       );
-    return answered;
+    return { ...answered, edited };
   });
   if (!row) throw new MarketError("INQUIRY_NOT_FOUND", 404, "No inquiry with this id");
   return {
@@ -359,6 +392,7 @@ export async function answerInquiry(db: DB, ticketId: number, answer: string, no
     title: row.title,
     language: row.language as Locale | null,
     answeredAt: now.toISOString(),
+    edited: row.edited,
   };
 }
 

@@ -4,31 +4,31 @@ import { useId } from "react";
 import { Pagination } from "../components/pagination";
 import { useTranslation } from "../i18n/react";
 import { searchFaq } from "../market/faq.server";
+import { guideSteps } from "../market/guide.server";
 import { cacheHeaders } from "../utils/cache";
 import { pageNumber } from "../utils/input.server";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
-export const GUIDE_STEPS = ["1", "2", "3", "4", "5", "6"] as const;
-
-/** /support: FAQ search, the six-step user guide and the way to the 1:1 inquiry. */
+/** /support: FAQ search, the six-step user guide (from the database, edited in the console) and the way to the 1:1 inquiry. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const keyword = (url.searchParams.get("keyword") ?? "").trim().slice(0, 50);
   const category = (url.searchParams.get("category") ?? "").slice(0, 30);
   const page = pageNumber(url.searchParams.get("page"), 500);
-  const [faq, seo] = await Promise.all([
+  const [faq, guide, seo] = await Promise.all([
     searchFaq(context.db, context.locale, { keyword: keyword || undefined, category: category || undefined, page }),
+    guideSteps(context.db, context.locale),
     pageSeo(request, context, { titleKey: "support.title", keep: ["keyword", "category", "page"] }),
   ]);
-  return { faq, keyword, category, page, seo };
+  return { faq, guide, keyword, category, page, seo };
 }
 
 export const headers = cacheHeaders("catalog");
 export const meta: MetaFunction<typeof loader> = ({ data }) => seoMeta(data?.seo);
 
 export default function SupportPage() {
-  const { faq, keyword, category, page } = useLoaderData<typeof loader>();
+  const { faq, guide, keyword, category, page } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   const id = useId();
   const href = (p: number) =>
@@ -78,8 +78,11 @@ export default function SupportPage() {
       <section className="section" aria-labelledby={`${id}-guide`}>
         <h2 id={`${id}-guide`}>{t("support.guide")}</h2>
         <ol className="guide-steps">
-          {GUIDE_STEPS.map((s) => (
-            <li key={s}>{t(`support.steps.${s}`)}</li>
+          {guide.map((s) => (
+            <li key={s.step}>
+              {s.title}
+              {s.text ? <p className="muted">{s.text}</p> : null}
+            </li>
           ))}
         </ol>
       </section>

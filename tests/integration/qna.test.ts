@@ -288,10 +288,11 @@ describe(`My page 1:1 inquiries (/mypage/qna, support API) on ${ENGINE}`, () => 
       title: "To be answered",
       language: "ko",
       answeredAt: at.toISOString(),
+      edited: false,
     });
     expect(await row(id)).toMatchObject({ status: "completed", answer: "The answer.", answered_at: at.toISOString() });
     // A correction replaces the answer.
-    await answerInquiry(db, id, "The corrected answer.", new Date("2026-11-21T00:00:00.000Z"));
+    expect((await answerInquiry(db, id, "The corrected answer.", new Date("2026-11-21T00:00:00.000Z"))).edited).toBe(true);
     expect(await row(id)).toMatchObject({ answer: "The corrected answer.", answered_at: "2026-11-21T00:00:00.000Z" });
     await expect(answerInquiry(db, id, "   ")).rejects.toMatchObject({ code: "ANSWER_REQUIRED", status: 400 });
     await expect(answerInquiry(db, 999_999, "Answer")).rejects.toMatchObject({ code: "INQUIRY_NOT_FOUND", status: 404 });

@@ -1,0 +1,131 @@
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "../../i18n/react";
+import { consoleInquiryPage } from "../../market/support-console.server";
+import { INQUIRY_STATUSES, SUPPORT_CATEGORIES } from "../../market/support-rules";
+import supportStyles from "../../styles/admin-support.css";
+import { seoulText } from "../../utils/dates";
+import { requireOperator } from "../guard.server";
+import { AdminPagination } from "../parts";
+import { formObject, inquiryQuerySchema, seoulDayEnd, seoulDayStart } from "./forms.server";
+
+export { AdminError as ErrorBoundary } from "../parts";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: supportStyles }];
+
+/** /admin/inquiries: every member's and guest's 1:1 inquiries, newest first, by status, category and day received. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireOperator(request, context, "inquiries");
+  const q = inquiryQuerySchema.parse(formObject(new URL(request.url).searchParams));
+  const list = await consoleInquiryPage(context.db, {
+    status: q.status,
+    category: q.category,
+    from: q.from ? seoulDayStart(q.from) : undefined,
+    to: q.to ? seoulDayEnd(q.to) : undefined,
+    page: q.page,
+  });
+  return {
+    query: { status: q.status ?? "", category: q.category ?? "", from: q.from ?? "", to: q.to ?? "" },
+    list: {
+      ...list,
+      rows: list.rows.map((r) => ({
+        ...r,
+        createdAt: seoulText(r.createdAt, context.locale, "dateTime"),
+        answeredAt: r.answeredAt ? seoulText(r.answeredAt, context.locale, "dateTime") : null,
+      })),
+    },
+  };
+}
+
+export default function Inquiries() {
+  const { query, list } = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  const kept = Object.fromEntries(Object.entries(query).filter(([, v]) => v));
+  const href = (n: number) => `?${new URLSearchParams({ ...kept, page: String(n) })}`;
+  return (
+    <main className="admin-page">
+      <h1>{t("admin.support.inquiries.title")}</h1>
+      <p>{t("admin.support.inquiries.lead")}</p>
+      <Form method="get" className="admin-filters" aria-label={t("admin.support.inquiries.filter")}>
+        <label>
+          {t("admin.support.inquiries.status")}
+          <select name="status" defaultValue={query.status}>
+            <option value="">{t("admin.support.inquiries.allStatuses")}</option>
+            {INQUIRY_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {t(`admin.support.statuses.${s}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t("admin.support.inquiries.category")}
+          <select name="category" defaultValue={query.category}>
+            <option value="">{t("admin.support.inquiries.allCategories")}</option>
+            {SUPPORT_CATEGORIES.map((c) => (
+              <option key={c} value={c}>
+                {t(`admin.support.categories.${c}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t("admin.support.inquiries.from")}
+          <input type="date" name="from" defaultValue={query.from} />
+        </label>
+        <label>
+          {t("admin.support.inquiries.to")}
+          <input type="date" name="to" defaultValue={query.to} />
+        </label>
+        <button type="submit">{t("admin.support.inquiries.apply")}</button>
+        <Link to="/admin/inquiries">{t("admin.support.inquiries.reset")}</Link>
+      </Form>
+      <p>{t("admin.support.inquiries.count", { count: list.total })}</p>
+      {list.rows.length === 0 ? (
+        <p>{t("admin.support.inquiries.empty")}</p>
+      ) : (
+        <div className="admin-table-scroll">
+          <table className="admin-table">
+            <caption>{t("admin.support.inquiries.caption")}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t("admin.support.inquiries.columns.number")}</th>
+                <th scope="col">{t("admin.support.inquiries.columns.received")}</th>
+                <th scope="col">{t("admin.support.inquiries.columns.category")}</th>
+                <th scope="col">{t("admin.support.inquiries.columns.title")}</th>
+                <th scope="col">{t("admin.support.inquiries.columns.from")}</th>
+                <th scope="col">{t("admin.support.inquiries.columns.status")}</th>
+                <th scope="col">{t("admin.support.inquiries.columns.answered")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.rows.map((r) => (
+                <tr key={r.id}>
+                  <td>{r.id}</td>
+                  <td className="nowrap">{r.createdAt}</td>
+                  <td>{t(`admin.support.categories.${r.category}`)}</td>
+                  <td>
+                    <Link to={`/admin/inquiries/${r.id}`}>{r.title}</Link>
+                    {r.hasAttachment ? <span className="admin-support-tag"> {t("admin.support.inquiries.attached")}</span> : null}
+                  </td>
+                  <td>
+                    {r.member ? r.member.nickname : t("admin.support.guest")}
+                    <br />
+                    <span className="admin-support-muted">{r.email}</span>
+                  </td>
+                  <td>
+                    <span className={`admin-support-status admin-support-status-${r.status}`}>
+                      {t(`admin.support.statuses.${r.status}`)}
+                    </span>
+                  </td>
+                  <td className="nowrap">{r.answeredAt ?? "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <AdminPagination page={list.page} pages={list.pages} href={href} />
+    </main>
+  );
+}

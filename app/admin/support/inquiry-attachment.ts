@@ -1,0 +1,26 @@
+import fs from "node:fs";
+import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remix-run/node";
+import { inquiryAttachmentForOperator } from "../../market/support.server";
+import { requireOperator } from "../guard.server";
+import { positiveIdSchema } from "./forms.server";
+
+/**
+ * /admin/inquiries/:id/attachment: an inquiry's attachment streamed from private storage (the same files
+ * support.server.ts writes) to an operator whose role reaches inquiries; never stored by a cache. No such
+ * inquiry, none attached or a file that is gone: 404.
+ */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  await requireOperator(request, context, "inquiries");
+  const id = positiveIdSchema.safeParse(params.id);
+  const found = id.success ? await inquiryAttachmentForOperator(context.db, context.env.DATA_DIR, id.data) : null;
+  if (!found || !id.success) return new Response("Not found", { status: 404, headers: { "Cache-Control": "private, no-store" } });
+  const headers = new Headers({
+    "Content-Type": found.type,
+    "Content-Disposition": `inline; filename="inquiry-${id.data}.${found.type === "image/png" ? "png" : "jpg"}"`,
+    "Cache-Control": "private, no-store",
+    "Content-Length": String(found.size),
+    "X-Content-Type-Options": "nosniff",
+  });
+  if (request.method === "HEAD") return new Response(null, { headers });
+  return new Response(createReadableStreamFromReadable(fs.createReadStream(found.file)), { headers });
+}
