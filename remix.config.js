@@ -35,6 +35,8 @@ export default {
         // members
 
         // catalog
+        route("catalog", "admin/catalog/list.tsx", { id: "admin-catalog" });
+        route("catalog/:id", "admin/catalog/item.tsx", { id: "admin-catalog-detail" });
 
         // publishing and the coupon
 

@@ -514,6 +514,23 @@ export interface AuditLogTable {
   created_at: string;
 }
 
+export type MediaJobState = "queued" | "running" | "done" | "failed";
+
+/** The previews of an uploaded item, made after the response (app/market/catalog/media-jobs.server.ts). */
+export interface MediaJobsTable {
+  id: Generated<number>;
+  content_id: number;
+  kind: string; // video | audio | icon | font | package
+  source_path: string; // the original, relative to DATA_DIR/storage
+  state: MediaJobState;
+  progress: Generated<number>; // 0-100
+  attempts: Generated<number>;
+  error: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -557,6 +574,7 @@ export interface Database {
   operators: OperatorsTable;
   operator_sessions: OperatorSessionsTable;
   audit_log: AuditLogTable;
+  media_jobs: MediaJobsTable;
 }
 
 export type Content = Selectable<ContentsTable>;
