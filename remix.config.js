@@ -36,6 +36,7 @@ export default {
 
         // catalog
         route("catalog", "admin/catalog/list.tsx", { id: "admin-catalog" });
+        route("catalog/new", "admin/catalog/new.tsx", { id: "admin-catalog-new" });
         route("catalog/:id", "admin/catalog/item.tsx", { id: "admin-catalog-detail" });
 
         // publishing and the coupon

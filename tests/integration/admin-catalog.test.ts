@@ -1,8 +1,15 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "../../app/db/db.server";
+import { eventImagePng } from "../../app/db/seed/event-images";
+import { synthBgm } from "../../app/db/seed/media.server";
+import { mediaKind, svgIsSafe } from "../../app/market/catalog/media-files.server";
+import { MEDIA_JOB_LEASE, peaksOf, runMediaJobs } from "../../app/market/catalog/media-jobs.server";
+import { runExclusive, takeLease } from "../../app/market/jobs.server";
 import { createTestApp } from "../support/app";
 import { createTestDb } from "../support/db";
 import { ENGINE } from "../support/engine";
@@ -232,5 +239,232 @@ describe(`operator console: the catalog on ${ENGINE}`, () => {
     expect(await store("/search/all?keywords=quokka")).toContain(item.code);
     expect(await auditOf("content.restore", item.id)).toBeTruthy();
     expect((await post(`/admin/catalog/${item.id}`, { intent: "discontinue", reason: "x".repeat(600) })).status).toBe(400);
+  });
+
+  /** A small real MP4 (2 s of ffmpeg's test picture), made once. */
+  const mp4 = () => {
+    const file = path.join(dataDir, "sample.mp4");
+    if (!fs.existsSync(file))
+      execFileSync("ffmpeg", [
+        "-hide_banner",
+        "-loglevel",
+        "error",
+        "-y",
+        "-f",
+        "lavfi",
+        "-i",
+        "testsrc=s=320x240:d=2:r=12",
+        "-c:v",
+        "libx264",
+        "-pix_fmt",
+        "yuv420p",
+        file,
+      ]);
+    return new Uint8Array(fs.readFileSync(file));
+  };
+  const fontBytes = () =>
+    new Uint8Array(fs.readFileSync(createRequire(import.meta.url).resolve("@expo-google-fonts/jua/400Regular/Jua_400Regular.ttf")));
+  const fields = (type: string, title: string, extra: Record<string, string> = {}) => ({
+    type,
+    titleKo: `${title} 한국어`,
+    titleEn: title,
+    descriptionKo: "업로드 테스트",
+    descriptionEn: "Uploaded in a test",
+    tagsKo: "테스트",
+    tagsEn: "test",
+    priceType: "paid",
+    priceKrw: "5000",
+    priceUsd: "399",
+    ...extra,
+  });
+  const upload = (values: Record<string, string>, file: Uint8Array | null, name = "upload.bin") => {
+    const body = new FormData();
+    for (const [k, v] of Object.entries(values)) body.append(k, v);
+    if (file) body.append("file", new File([file as BlobPart], name, { type: "application/octet-stream" }));
+    return call("/admin/catalog/new", { method: "POST", headers: { ...en, cookie }, body, ip: "198.51.100.131" });
+  };
+  const created = async (res: Response) => {
+    expect(
+      res.status,
+      await res
+        .clone()
+        .text()
+        .then((t) => t.slice(0, 300)),
+    ).toBe(302);
+    const id = Number(/\/admin\/catalog\/(\d+)$/.exec(res.headers.get("location") ?? "")?.[1]);
+    expect(id).toBeGreaterThan(0);
+    return db.selectFrom("contents").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+  };
+  const jobOf = (id: number) =>
+    db.selectFrom("media_jobs").selectAll().where("content_id", "=", id).orderBy("id", "desc").executeTakeFirstOrThrow();
+
+  it("tells media files by their bytes, not their names, and refuses SVGs that could run script", () => {
+    expect(mediaKind(eventImagePng(0))).toBe("png");
+    expect(mediaKind(synthBgm(0, 90, 1))).toBe("wav");
+    expect(mediaKind(fontBytes())).toBe("ttf");
+    expect(mediaKind(new TextEncoder().encode('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"></svg>'))).toBe("svg");
+    expect(mediaKind(new TextEncoder().encode("<html><body>not a picture</body></html>"))).toBeNull();
+    expect(mediaKind(new Uint8Array([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 0, 0, 0]))).toBe("mp3");
+    const svg = (body: string) => new TextEncoder().encode(`<svg xmlns="http://www.w3.org/2000/svg">${body}</svg>`);
+    expect(svgIsSafe(svg('<rect width="4" height="4" fill="url(#g)"/>'))).toBe(true);
+    for (const bad of [
+      "<script>alert(1)</script>",
+      '<rect onload="alert(1)"/>',
+      '<image href="https://evil.test/x.png"/>',
+      '<a xlink:href="javascript:alert(1)">x</a>',
+      "<foreignObject/>",
+      '<rect style="fill:url(https://evil.test/a)"/>',
+    ])
+      expect(svgIsSafe(svg(bad)), bad).toBe(false);
+    expect(peaksOf(new Int16Array([0, 16384, -32768, 0]), 2)).toEqual([0.5, 1]);
+  });
+
+  it("adds a video with its uploaded file: stored privately, searchable at once, previews made by the background job, audited", async () => {
+    const res = await upload(fields("video", "Xylophone harbor sunrise"), mp4(), "clip.mp4");
+    const row = await created(res);
+    expect(row).toMatchObject({
+      contents_type: "video",
+      status: "active",
+      title_en: "Xylophone harbor sunrise",
+      preview_path: null,
+      price_krw: 5000,
+    });
+    expect(row.code).toMatch(/^VI\d{7}$/);
+    expect(row.file_path).toBe(`uploads/${row.code}.mp4`);
+    expect(fs.existsSync(path.join(dataDir, "storage", row.file_path ?? ""))).toBe(true);
+    expect(fs.readdirSync(path.join(dataDir, "storage", "uploads")).some((f) => f.startsWith(".tmp-"))).toBe(false);
+    const audit = await auditOf("content.create", row.id);
+    expect(JSON.parse(audit?.after_json ?? "{}")).toMatchObject({ code: row.code, title_en: "Xylophone harbor sunrise" });
+    // In search right away (the index is written with the item), the previews still to come.
+    expect(await store("/search/all?keywords=xylophone")).toContain(row.code);
+    expect((await jobOf(row.id)).state).toBe("queued");
+    const waiting = await page(`/admin/catalog/${row.id}`);
+    expect(waiting.html).toContain("Waiting to start");
+    expect(waiting.html).toMatch(/<progress[^>]*value="0"/);
+    // Another process holding the lease: this one skips.
+    expect(await takeLease(db, MEDIA_JOB_LEASE, "other-process", 60_000)).toBe(true);
+    expect((await runExclusive(db, MEDIA_JOB_LEASE, { holder: "me", leaseMs: 60_000 }, () => runMediaJobs(db, dataDir))).ran).toBe(false);
+    expect((await jobOf(row.id)).state).toBe("queued");
+    await db.deleteFrom("job_leases").where("name", "=", MEDIA_JOB_LEASE).execute();
+    const run = await runExclusive(db, MEDIA_JOB_LEASE, { holder: "me", leaseMs: 60_000 }, () => runMediaJobs(db, dataDir));
+    expect(run).toEqual({ ran: true, result: { done: 1, failed: 0 } });
+    const job = await jobOf(row.id);
+    expect(job).toMatchObject({ state: "done", error: null });
+    expect(Number(job.progress)).toBe(100);
+    const after = await db.selectFrom("contents").selectAll().where("id", "=", row.id).executeTakeFirstOrThrow();
+    expect(after).toMatchObject({
+      preview_path: `/media/uploads/${row.code}/preview.mp4`,
+      poster_path: `/media/uploads/${row.code}/poster.jpg`,
+      width: 320,
+      height: 240,
+    });
+    expect(after.duration_ms).toBeGreaterThan(1500);
+    const clip = fs.readFileSync(path.join(dataDir, "media", "uploads", row.code, "preview.mp4"));
+    expect(mediaKind(new Uint8Array(clip))).toBe("mp4");
+    expect(fs.readFileSync(path.join(dataDir, "media", "uploads", row.code, "poster.jpg")).subarray(0, 2)).toEqual(
+      Buffer.from([0xff, 0xd8]),
+    );
+    // Search shows it with its poster; the store's page plays the clip.
+    const found = await store("/search/all?keywords=xylophone");
+    expect(found).toContain(`/media/uploads/${row.code}/poster.jpg`);
+    expect(await store(`/contents/video?code=${row.code}`)).toContain(`/media/uploads/${row.code}/preview.mp4`);
+    expect((await page(`/admin/catalog/${row.id}`)).html).toContain("Previews ready");
+  });
+
+  it("adds audio (waveform peaks and an MP3 preview), a font (its subset preview works) and an icon", async () => {
+    const audio = await created(
+      await upload(fields("audio", "Yodel canyon echo", { bpm: "96", audioSub: "3002" }), synthBgm(1, 96, 3), "song.wav"),
+    );
+    const font = await created(await upload(fields("font", "Quillwort Sans"), fontBytes(), "font.ttf"));
+    const icon = await created(await upload(fields("icon", "Vortex badge"), eventImagePng(1), "badge.png"));
+    expect(await runMediaJobs(db, dataDir)).toEqual({ done: 3, failed: 0 });
+    const a = await db.selectFrom("contents").selectAll().where("id", "=", audio.id).executeTakeFirstOrThrow();
+    expect(a).toMatchObject({ preview_path: `/media/uploads/${audio.code}/preview.mp3`, bpm: 96, contents_type_sub: 3002 });
+    expect(Math.abs((a.duration_ms ?? 0) - 3000)).toBeLessThan(100);
+    const peaks = JSON.parse(fs.readFileSync(path.join(dataDir, "media", "uploads", audio.code, "peaks.json"), "utf8")).peaks as number[];
+    expect(peaks).toHaveLength(400);
+    expect(Math.max(...peaks)).toBeGreaterThan(0.1);
+    expect(mediaKind(new Uint8Array(fs.readFileSync(path.join(dataDir, "media", "uploads", audio.code, "preview.mp3"))))).toBe("mp3");
+    expect((await page(`/admin/catalog/${audio.id}`)).html).toContain('aria-label="Waveform of Yodel canyon echo"');
+    // The font's preview is the store's own subset path, cut from the upload.
+    const subset = await call(`/api/v1/font/subset?contents_code=${font.code}&text=${encodeURIComponent("Quill 가나")}`, { headers: en });
+    expect(subset.status).toBe(200);
+    expect(
+      Buffer.from(await subset.arrayBuffer())
+        .subarray(0, 4)
+        .toString("latin1"),
+    ).toBe("wOF2");
+    expect(font.font_family).toBe("Quillwort Sans");
+    const i = await db.selectFrom("contents").selectAll().where("id", "=", icon.id).executeTakeFirstOrThrow();
+    expect(i).toMatchObject({
+      preview_path: `/media/uploads/${icon.code}/picture.png`,
+      poster_path: `/media/uploads/${icon.code}/picture.png`,
+    });
+    expect(i.width).toBeGreaterThan(0);
+    expect(await store("/search/all?keywords=vortex")).toContain(`/media/uploads/${icon.code}/picture.png`);
+  });
+
+  it("refuses a missing file, a file of the wrong kind whatever its name, an unsafe SVG and bad fields, keeping what was typed", async () => {
+    const count = async () =>
+      Number(
+        (
+          await db
+            .selectFrom("contents")
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await count();
+    const cases: [Record<string, string>, Uint8Array | null, string, string][] = [
+      [fields("video", "Kept title one"), null, "x.mp4", "Choose the item's media file."],
+      [fields("video", "Kept title two"), eventImagePng(0), "really-a-video.mp4", "This file is not of a kind this type takes"],
+      [
+        fields("font", "Kept title three"),
+        new TextEncoder().encode("<html>hi</html>"),
+        "font.ttf",
+        "This file is not of a kind this type takes",
+      ],
+      [
+        fields("icon", "Kept title four"),
+        new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+        "icon.svg",
+        "This SVG holds scripts or outside links",
+      ],
+      [fields("audio", "Kept title five", { bpm: "900" }), synthBgm(0, 90, 1), "a.wav", "BPM is for audio items only"],
+      [fields("nonsense", "Kept title six"), eventImagePng(0), "a.png", "Choose the item's type."],
+    ];
+    for (const [values, file, name, message] of cases) {
+      const res = await upload(values, file, name);
+      expect(res.status, message).toBe(400);
+      const html = (await res.text()).replaceAll("<!-- -->", "");
+      expect(html).toContain(message);
+      expect(html).toContain(`value="${values.titleEn}"`);
+    }
+    expect(await count()).toBe(before);
+    expect(fs.readdirSync(path.join(dataDir, "storage", "uploads")).some((f) => f.startsWith(".tmp-"))).toBe(false);
+    // A package may come without a file (and bundles items later).
+    const pack = await created(await upload(fields("package", "Walrus starter pack"), null));
+    expect(pack.file_path).toBeNull();
+    expect(await db.selectFrom("media_jobs").select("id").where("content_id", "=", pack.id).executeTakeFirst()).toBeUndefined();
+  });
+
+  it("shows a failed job with its error and queues it again on request, audited", async () => {
+    // An MP4 header over bytes that are not a video: accepted at upload (the bytes say MP4), refused by ffmpeg.
+    const fake = new Uint8Array(2048);
+    fake.set(new TextEncoder().encode("\0\0\0\x18ftypisom\0\0\0\0isomiso2"), 0);
+    const row = await created(await upload(fields("video", "Broken upload"), fake, "broken.mp4"));
+    expect(await runMediaJobs(db, dataDir)).toEqual({ done: 0, failed: 1 });
+    const failed = await jobOf(row.id);
+    expect(failed.state).toBe("failed");
+    expect(failed.error).toBeTruthy();
+    const html = (await page(`/admin/catalog/${row.id}`)).html;
+    expect(html).toContain("The previews could not be made");
+    const res = await post(`/admin/catalog/${row.id}`, { intent: "retry-media" });
+    expect((await res.text()).replaceAll("<!-- -->", "")).toContain("The previews will be made again.");
+    expect((await jobOf(row.id)).state).toBe("queued");
+    expect(await auditOf("content.media_retry", row.id)).toBeTruthy();
+    // A job a dead process left running is taken up again by the next run (here it fails again, as it should).
+    await db.updateTable("media_jobs").set({ state: "running" }).where("content_id", "=", row.id).execute();
+    expect(await runMediaJobs(db, dataDir)).toEqual({ done: 0, failed: 1 });
   });
 });

@@ -36,6 +36,28 @@ export const FORM_SAMPLES: Record<string, Record<string, string | string[]>[]> =
     { intent: "retry-media" },
   ],
 };
+FORM_SAMPLES["admin-catalog-new"] = [
+  {
+    type: "package",
+    titleKo: "표본 패키지",
+    titleEn: "Sample package",
+    descriptionKo: "",
+    descriptionEn: "",
+    tagsKo: "",
+    tagsEn: "",
+    priceType: "free",
+    priceKrw: "0",
+    priceUsd: "0",
+  },
+  {
+    type: "../../etc/passwd",
+    titleKo: "<img src=x onerror=alert(1)>",
+    titleEn: "\u0000",
+    priceType: "paid",
+    priceKrw: "1e99",
+    file: "not a file",
+  },
+];
 export const PARAMS: Record<string, Record<string, string>> = {
   "admin-catalog-detail": { id: "1" },
 };
