@@ -467,4 +467,66 @@ describe(`operator console: the catalog on ${ENGINE}`, () => {
     await db.updateTable("media_jobs").set({ state: "running" }).where("content_id", "=", row.id).execute();
     expect(await runMediaJobs(db, dataDir)).toEqual({ done: 0, failed: 1 });
   });
+
+  it("adds items to a package and removes them: the store's package page follows, refusals kept, audited", async () => {
+    const pack = await db
+      .selectFrom("contents")
+      .select(["id", "code"])
+      .where("contents_type", "=", "package")
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
+    const bundled = async () =>
+      (await db.selectFrom("package_items").select("content_id").where("package_id", "=", pack.id).orderBy("sort").execute()).map(
+        (r) => r.content_id,
+      );
+    const start = await bundled();
+    const extra = await db
+      .selectFrom("contents")
+      .select(["id", "code", "title_en"])
+      .where("contents_type", "=", "font")
+      .where("status", "=", "active")
+      .where("id", "not in", start.length ? start : [-1])
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
+    const res = await post(`/admin/catalog/${pack.id}`, { intent: "package-add", code: extra.code.toLowerCase() });
+    expect(res.status).toBe(200);
+    expect((await res.text()).replaceAll("<!-- -->", "")).toContain("The item was added to the package.");
+    expect(await bundled()).toEqual([...start, extra.id]);
+    const storePage = await store(`/contents/package?code=${pack.code}`);
+    expect(storePage).toContain(extra.title_en);
+    const added = await auditOf("package.add", pack.id);
+    expect(JSON.parse(added?.after_json ?? "[]")).toContain(extra.code);
+    expect(JSON.parse(added?.before_json ?? "[]")).not.toContain(extra.code);
+    // The console's page lists it with a remove button.
+    expect((await page(`/admin/catalog/${pack.id}`)).html).toContain(`Remove ${extra.code} from the package`);
+    const otherPack = await db
+      .selectFrom("contents")
+      .select("code")
+      .where("contents_type", "=", "package")
+      .where("id", "!=", pack.id)
+      .executeTakeFirstOrThrow();
+    for (const [code, message, status] of [
+      [extra.code, "The package already bundles this item.", 409],
+      ["ZZ9999999", "No item has this code.", 400],
+      [otherPack.code, "A package cannot bundle another package.", 400],
+      ["", "No item has this code.", 400],
+    ] as const) {
+      const r = await post(`/admin/catalog/${pack.id}`, { intent: "package-add", code });
+      expect(r.status, code).toBe(status);
+      const html = (await r.text()).replaceAll("<!-- -->", "");
+      expect(html).toContain(message);
+      if (code) expect(html).toContain(`value="${code}"`);
+    }
+    expect(await bundled()).toEqual([...start, extra.id]);
+    // Adding to an item that is not a package is refused.
+    expect(
+      (await post(`/admin/catalog/${extra.id}`, { intent: "package-add", code: start.length ? "VI0000001" : extra.code })).status,
+    ).toBe(409);
+    const removed = await post(`/admin/catalog/${pack.id}`, { intent: "package-remove", contentId: String(extra.id) });
+    expect((await removed.text()).replaceAll("<!-- -->", "")).toContain("The item was removed from the package.");
+    expect(await bundled()).toEqual(start);
+    expect(await store(`/contents/package?code=${pack.code}`)).not.toContain(extra.title_en);
+    expect(await auditOf("package.remove", pack.id)).toBeTruthy();
+    expect((await post(`/admin/catalog/${pack.id}`, { intent: "package-remove", contentId: "abc" })).status).toBe(400);
+  });
 });
