@@ -529,4 +529,119 @@ describe(`operator console: the catalog on ${ENGINE}`, () => {
     expect(await auditOf("package.remove", pack.id)).toBeTruthy();
     expect((await post(`/admin/catalog/${pack.id}`, { intent: "package-remove", contentId: "abc" })).status).toBe(400);
   });
+
+  const importSheet = (name: string, bytes: Uint8Array | string) => {
+    const body = new FormData();
+    body.append("sheet", new File([typeof bytes === "string" ? new TextEncoder().encode(bytes) : (bytes as BlobPart)], name));
+    return call("/admin/catalog/import", { method: "POST", headers: { ...en, cookie }, body, ip: "198.51.100.131" });
+  };
+
+  it("imports a CSV sheet: valid rows created together and searchable, rejected rows reported by number and reason", async () => {
+    const csv = [
+      "type,title_ko,title_en,description_ko,description_en,tags_ko,tags_en,price_type,price_krw,price_usd,category,genre,mood,bpm,audio_sub",
+      'video,가젤 평원 일출,Gazelle plain sunrise,설명,A description,"자연,일출","nature,sunrise",paid,"12,000",899,nature,,calm,,',
+      "audio,재즈 카페 밤,Jazzy nightcap lounge,,,,,free,0,0,vlog,jazz,romantic,92,3002",
+      "sculpture,조각,Sculpture,,,,,paid,1000,99,,,,,",
+      "icon,가격 없음,Priceless icon,,,,,paid,0,0,,,,,",
+      "icon,모르는 분류,Unknown category icon,,,,,free,0,0,weather-nope,,,,",
+      "video,가젤 평원 일출,Gazelle plain sunrise,,,,,free,0,0,,,,,",
+      "font,,Missing korean title,,,,,free,0,0,,,,,",
+      "video,BPM 영상,Video with bpm,,,,,free,0,0,,,,120,",
+      "",
+      "package,얼룩말 묶음,Zebra bundle,,,,,benefit,0,0,youtube,,,,",
+    ].join("\n");
+    const before = await db
+      .selectFrom("audit_log")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("action", "=", "content.create")
+      .executeTakeFirstOrThrow();
+    const res = await importSheet("items.csv", csv);
+    expect(res.status).toBe(200);
+    const html = (await res.text()).replaceAll("<!-- -->", "");
+    expect(html).toContain("Rows read: 9. Added: 3. Rejected: 6.");
+    const rejected = [...html.matchAll(/<td class="num">(\d+)<\/td><td>([^<]+)<\/td>/g)].map((m) => [Number(m[1]), m[2]]);
+    expect(rejected).toEqual([
+      [4, "Unknown type"],
+      [5, "Price does not fit the price type"],
+      [6, "Unknown category for this type"],
+      [7, "Same titles as an earlier row of the sheet"],
+      [8, "Both titles are needed (at most 200 characters)"],
+      [9, "BPM only for audio, from 20 to 300"],
+    ]);
+    const made = await db
+      .selectFrom("contents")
+      .selectAll()
+      .where("title_en", "in", ["Gazelle plain sunrise", "Jazzy nightcap lounge", "Zebra bundle"])
+      .execute();
+    expect(made).toHaveLength(3);
+    const video = made.find((m) => m.title_en === "Gazelle plain sunrise");
+    expect(video).toMatchObject({
+      contents_type: "video",
+      price_krw: 12000,
+      price_usd: 899,
+      tags_en: "nature,sunrise",
+      status: "active",
+      file_path: null,
+    });
+    const jazz = made.find((m) => m.title_en === "Jazzy nightcap lounge");
+    expect(jazz).toMatchObject({ contents_type: "audio", bpm: 92, contents_type_sub: 3002, price_type: "free" });
+    const genre = await db
+      .selectFrom("taxonomy")
+      .select("code")
+      .where("id", "=", jazz?.genre_id ?? -1)
+      .executeTakeFirst();
+    expect(genre?.code).toBe("jazz");
+    expect(html).toContain(`href="/admin/catalog/${video?.id}"`);
+    expect(await store("/search/all?keywords=gazelle")).toContain(video?.code);
+    expect(await store("/search/all?keywords=nightcap")).toContain(jazz?.code);
+    const after = await db
+      .selectFrom("audit_log")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("action", "=", "content.create")
+      .executeTakeFirstOrThrow();
+    expect(Number(after.n) - Number(before.n)).toBe(3);
+    const line = await db
+      .selectFrom("audit_log")
+      .selectAll()
+      .where("action", "=", "content.import")
+      .orderBy("id", "desc")
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(line.after_json ?? "{}").accepted).toHaveLength(3);
+  });
+
+  it("imports an XLSX sheet, and refuses a sheet without the header, a file that is not a sheet, and none", async () => {
+    const { default: Excel } = await import("exceljs");
+    const workbook = new Excel.Workbook();
+    const ws = workbook.addWorksheet("items");
+    ws.addRow(["Type", "Title_KO", "Title_EN", "price_type", "price_krw", "price_usd"]);
+    ws.addRow(["icon", "낙타 아이콘", "Camel outline icon", "paid", 3000, 199]);
+    ws.addRow(["icon", "낙타 아이콘 2", "Camel outline icon 2", "paid", -3, 199]);
+    const xlsx = new Uint8Array(await workbook.xlsx.writeBuffer());
+    const res = await importSheet("items.xlsx", xlsx);
+    const html = (await res.text()).replaceAll("<!-- -->", "");
+    expect(html).toContain("Rows read: 2. Added: 1. Rejected: 1.");
+    expect(
+      await db.selectFrom("contents").select("price_krw").where("title_en", "=", "Camel outline icon").executeTakeFirstOrThrow(),
+    ).toEqual({ price_krw: 3000 });
+    for (const [name, bytes, message] of [
+      ["no-header.csv", "icon,아이콘,Icon,paid,1000,99", "The first row must name the columns"],
+      ["picture.csv", eventImagePng(0), "The first row must name the columns"],
+      ["picture.png", eventImagePng(0), "The sheet could not be read."],
+      ["fake.xlsx", "type,title_ko,title_en", "The sheet could not be read."],
+    ] as const) {
+      const r = await importSheet(name, bytes);
+      expect(r.status, name).toBe(400);
+      expect((await r.text()).replaceAll("<!-- -->", "")).toContain(message);
+    }
+    const none = await call("/admin/catalog/import", {
+      method: "POST",
+      headers: { ...en, cookie },
+      body: new FormData(),
+      ip: "198.51.100.131",
+    });
+    expect(none.status).toBe(400);
+    expect((await none.text()).replaceAll("<!-- -->", "")).toContain("Choose a CSV or XLSX file.");
+    // The page lists the taxonomy codes a sheet may use.
+    expect((await page("/admin/catalog/import")).html).toContain("<code>jazz</code>");
+  });
 });

@@ -74,6 +74,7 @@ export async function insertItem(
   file: { staged: Staged; size: number } | null,
   finals: string[],
   now: Date,
+  options: { reindex?: boolean } = {},
 ): Promise<{ id: number; code: string }> {
   const code = await nextContentCode(trx, type);
   const filePath = file ? path.join("uploads", `${code}.${file.staged.kind}`) : null;
@@ -105,7 +106,8 @@ export async function insertItem(
     await fs.rename(file.staged.temp, final);
     await queueMediaJob(trx, row.id, type, filePath, now);
   }
-  await reindexContents(trx, [row.id]);
+  // A batch (the sheet import) indexes its items together at the end.
+  if (options.reindex !== false) await reindexContents(trx, [row.id]);
   await recordAudit(
     trx,
     actor,

@@ -58,6 +58,10 @@ FORM_SAMPLES["admin-catalog-new"] = [
     file: "not a file",
   },
 ];
+FORM_SAMPLES["admin-catalog-import"] = [
+  { sheet: "type,title_ko,title_en\nicon,표본 아이콘,Sample icon" },
+  { sheet: "=cmd|' /C calc'!A0", extra: "<script>" },
+];
 export const PARAMS: Record<string, Record<string, string>> = {
   "admin-catalog-detail": { id: "1" },
 };
