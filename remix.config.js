@@ -41,6 +41,10 @@ export default {
         // members
 
         // catalog
+        route("catalog", "admin/catalog/list.tsx", { id: "admin-catalog" });
+        route("catalog/new", "admin/catalog/new.tsx", { id: "admin-catalog-new" });
+        route("catalog/import", "admin/catalog/import.tsx", { id: "admin-catalog-import" });
+        route("catalog/:id", "admin/catalog/item.tsx", { id: "admin-catalog-detail" });
 
         // publishing and the coupon
 

@@ -24,6 +24,7 @@ import { resolveLanguage } from "./app/i18n/language.server";
 import { createHttpCountryResolver } from "./app/integrations/geo/country.server";
 import { createMailTransport } from "./app/integrations/mail/transport.server";
 import { createGateways } from "./app/integrations/payments/index.server";
+import { scheduleMediaJobs } from "./app/market/catalog/media-jobs.server";
 import { scheduleHousekeeping } from "./app/market/housekeeping.server";
 import { processHolder } from "./app/market/jobs.server";
 import { scheduleMailWorker } from "./app/market/mail/worker.server";
@@ -375,6 +376,9 @@ const stopMail =
         log,
       })
     : () => {};
+// The previews of items the console created from uploads (clips, posters, waveforms, font checks), made after
+// the response by one process at a time across servers (a lease); the console's item page shows their progress.
+const stopMediaJobs = scheduleMediaJobs(db, { dataDir: env.DATA_DIR, intervalMs: 2000, holder: processHolder(), log });
 // Rate-limit counters past their window (each process also sweeps every 500 hits).
 const pruneTimer = setInterval(
   () => void pruneRateLimits(db).catch((error) => log({ level: "error", msg: "rate limits prune failed", error: String(error) })),
@@ -387,6 +391,7 @@ const shutdown = (signal: string) => {
   clearInterval(pruneTimer);
   stopHousekeeping();
   stopMail();
+  stopMediaJobs();
   mailTransport.close?.();
   stopSandbox?.();
   log({ level: "info", msg: `${signal}: shutting down` });

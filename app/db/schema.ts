@@ -526,6 +526,23 @@ export interface AuditLogTable {
   created_at: string;
 }
 
+export type MediaJobState = "queued" | "running" | "done" | "failed";
+
+/** The previews of an uploaded item, made after the response (app/market/catalog/media-jobs.server.ts). */
+export interface MediaJobsTable {
+  id: Generated<number>;
+  content_id: number;
+  kind: string; // video | audio | icon | font | package
+  source_path: string; // the original, relative to DATA_DIR/storage
+  state: MediaJobState;
+  progress: Generated<number>; // 0-100
+  attempts: Generated<number>;
+  error: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -570,6 +587,7 @@ export interface Database {
   operator_sessions: OperatorSessionsTable;
   audit_log: AuditLogTable;
   guide_steps: GuideStepsTable;
+  media_jobs: MediaJobsTable;
 }
 
 export type Content = Selectable<ContentsTable>;

@@ -1,7 +1,8 @@
 /**
  * The alias sheet worker's code (plain CommonJS, run with `new Worker(code, { eval: true })`): a source string
  * survives both the Remix server bundle and the test runner, where a worker file beside the module would not.
- * It answers `{ rows }` (at most `keepRows` pairs of the first two columns) or `{ refused }`.
+ * It answers `{ rows, numbers }` (at most `keepRows` rows of the first `columns` cells, and each row's number in the
+ * sheet) or `{ refused }`.
  *
  * For an .xlsx it first inflates every part the main thread listed from the zip's directory, each with a bound
  * on its real output (zlib's maxOutputLength): a part that inflates past its declared size, or all of them past
@@ -75,17 +76,25 @@ async function main() {
     sheet = workbook.worksheets[0];
   }
   const rows = [];
+  const numbers = [];
   if (sheet) {
     sheet.eachRow({ includeEmpty: false }, (row) => {
       if (rows.length >= w.keepRows) return;
       const cell = (i) => {
         const v = row.getCell(i).value;
-        return v === null || v === undefined ? "" : typeof v === "object" && "text" in v ? String(v.text) : String(v);
+        if (v === null || v === undefined) return "";
+        if (typeof v === "object" && "text" in v) return String(v.text);
+        if (typeof v === "object" && "result" in v) return v.result === undefined || v.result === null ? "" : String(v.result);
+        if (typeof v === "object" && "richText" in v && Array.isArray(v.richText)) return v.richText.map((r) => r.text).join("");
+        return String(v);
       };
-      rows.push([cell(1), cell(2)]);
+      const cells = [];
+      for (let i = 1; i <= w.columns; i++) cells.push(cell(i));
+      rows.push(cells);
+      numbers.push(row.number);
     });
   }
-  return { rows };
+  return { rows, numbers };
 }
 
 main().then(

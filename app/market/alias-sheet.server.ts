@@ -107,10 +107,16 @@ export function checkXlsxDirectory(data: Uint8Array, limits: AliasSheetLimits = 
 let running = 0;
 const exceljsPath = () => createRequire(import.meta.url).resolve("exceljs");
 
-type WorkerAnswer = { rows: [string, string][] } | { refused: SheetRefusal };
+type WorkerAnswer = { rows: string[][]; numbers: number[] } | { refused: SheetRefusal };
 
 /** Parses in a worker with a heap limit and a deadline; whatever goes wrong there is a refusal, never a crash. */
-function parseInWorker(kind: "csv" | "xlsx", data: Uint8Array, entries: ZipEntry[], limits: AliasSheetLimits): Promise<WorkerAnswer> {
+function parseInWorker(
+  kind: "csv" | "xlsx",
+  data: Uint8Array,
+  entries: ZipEntry[],
+  limits: AliasSheetLimits,
+  columns: number,
+): Promise<WorkerAnswer> {
   const bytes = new Uint8Array(data); // a copy the worker can own
   return new Promise((resolve) => {
     let settled = false;
@@ -121,6 +127,7 @@ function parseInWorker(kind: "csv" | "xlsx", data: Uint8Array, entries: ZipEntry
         bytes,
         entries,
         exceljs: exceljsPath(),
+        columns,
         maxUnpackedBytes: limits.maxUnpackedBytes,
         // Rows the parse may meet: the cap, its header, and as many again for empty or styled-only rows.
         maxRowElements: 2 * (limits.maxRows + 1),
@@ -150,14 +157,16 @@ function parseInWorker(kind: "csv" | "xlsx", data: Uint8Array, entries: ZipEntry
 const PRODUCT_KEY = /^[A-Z0-9]+(-[A-Z0-9]+)+$/i;
 
 /**
- * Reads a licence alias sheet: .xlsx or .csv, first column the product key, second the alias; a first row
- * that does not look like a product key is taken as a header and skipped. Throws SheetRefused.
+ * Reads an uploaded sheet (.xlsx or .csv) as hostile input, with the checks above: the first `columns` cells of each
+ * non-empty row as text, and each row's number in the sheet. Throws SheetRefused. Used by the licence alias sheet
+ * and the console's catalog import.
  */
-export async function readAliasSheet(
+export async function readSheet(
   fileName: string,
   data: Uint8Array,
   limits: AliasSheetLimits = ALIAS_SHEET_LIMITS,
-): Promise<{ serial: string; alias: string }[]> {
+  columns = 2,
+): Promise<{ rows: string[][]; numbers: number[] }> {
   const kind = /\.csv$/i.test(fileName) ? "csv" : /\.xlsx$/i.test(fileName) ? "xlsx" : null;
   if (!kind || data.length === 0) throw new SheetRefused("unreadable");
   if (data.length > limits.maxBytes) throw new SheetRefused("too_large");
@@ -171,12 +180,25 @@ export async function readAliasSheet(
   running++;
   let answer: WorkerAnswer;
   try {
-    answer = await parseInWorker(kind, data, entries, limits);
+    answer = await parseInWorker(kind, data, entries, limits, columns);
   } finally {
     running--;
   }
   if ("refused" in answer) throw new SheetRefused(answer.refused);
-  const rows = answer.rows.map(([serial, alias]) => ({ serial: serial.trim(), alias: alias.trim() }));
+  return answer;
+}
+
+/**
+ * Reads a licence alias sheet: .xlsx or .csv, first column the product key, second the alias; a first row
+ * that does not look like a product key is taken as a header and skipped. Throws SheetRefused.
+ */
+export async function readAliasSheet(
+  fileName: string,
+  data: Uint8Array,
+  limits: AliasSheetLimits = ALIAS_SHEET_LIMITS,
+): Promise<{ serial: string; alias: string }[]> {
+  const sheet = await readSheet(fileName, data, limits, 2);
+  const rows = sheet.rows.map(([serial, alias]) => ({ serial: serial.trim(), alias: alias.trim() }));
   if (rows.length && !PRODUCT_KEY.test(rows[0].serial)) rows.shift();
   if (rows.length > limits.maxRows) throw new SheetRefused("too_many_rows");
   return rows;

@@ -18,6 +18,7 @@ import * as m0016 from "./0016_mail_queue";
 import * as m0017 from "./0017_support_answers";
 import * as m0018 from "./0018_operators";
 import * as m0019 from "./0019_support_console";
+import * as m0020 from "./0020_media_jobs";
 
 /** Every migration, in order. Imported statically so the server bundle carries them. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   "0017_support_answers": m0017,
   "0018_operators": m0018,
   "0019_support_console": m0019,
+  "0020_media_jobs": m0020,
 };

@@ -1,0 +1,145 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { sql } from "kysely";
+import type { DB } from "../../db/db.server";
+import type { ContentsType } from "../../db/schema";
+import { type Actor, recordAudit } from "../operators/audit.server";
+import { reindexContents } from "../search/indexer.server";
+import { type ContentInput, type ContentProblem, checkContentInput, contentColumns, contentSnapshot } from "./manage.server";
+import { checkMediaFile, type FileProblem, type MediaKind } from "./media-files.server";
+import { queueMediaJob } from "./media-jobs.server";
+
+/**
+ * Creating an item from the console or a sheet: the fields checked by the catalog's rules, the uploaded original
+ * checked by its bytes and kept in private storage (DATA_DIR/storage/uploads), the item inserted, indexed for
+ * search and its previews queued as a media job, all in one transaction with the audit line (content.create).
+ */
+
+/** Code prefixes by type, as the demo catalog has them (VI0000001 ...). */
+const PREFIX: Record<ContentsType, string> = { video: "VI", icon: "IC", audio: "AU", font: "FO", package: "PA" };
+
+/** The next free code of a type: its prefix and one more than the highest 7-digit number in use. */
+export async function nextContentCode(db: DB, type: ContentsType): Promise<string> {
+  const prefix = PREFIX[type];
+  // Codes of one length compare as their numbers do, so the highest is one index read.
+  const row = await db
+    .selectFrom("contents")
+    .select((eb) => eb.fn.max("code").as("code"))
+    .where("code", "like", `${prefix}_______`)
+    .where(sql`length(code)`, "=", 9)
+    .executeTakeFirst();
+  const n = /^[A-Z]{2}(\d{7})$/.exec(String(row?.code ?? ""))?.[1];
+  return `${prefix}${String((n ? Number(n) : 0) + 1).padStart(7, "0")}`;
+}
+
+export interface NewItem {
+  type: ContentsType;
+  input: ContentInput;
+  /** The uploaded original (required but for a package, whose file is an optional cover picture). */
+  file?: Uint8Array | null;
+}
+
+export type CreateResult = { ok: true; id: number; code: string } | { ok: false; problem: ContentProblem | FileProblem };
+
+interface Staged {
+  kind: MediaKind;
+  temp: string;
+  dir: string;
+}
+
+async function stage(dataDir: string, kind: MediaKind, bytes: Uint8Array): Promise<Staged> {
+  const dir = path.join(dataDir, "storage", "uploads");
+  await fs.mkdir(dir, { recursive: true });
+  const temp = path.join(dir, `.tmp-${randomBytes(8).toString("hex")}.${kind}`);
+  try {
+    await fs.writeFile(temp, bytes, { flag: "wx" });
+  } catch (error) {
+    await fs.rm(temp, { force: true });
+    throw error;
+  }
+  return { kind, temp, dir };
+}
+
+/**
+ * Inserts a checked item with its staged file inside a transaction the caller holds (the sheet import inserts many
+ * in one). The file is renamed into place under the item's code; the caller removes `finals` if the transaction
+ * fails after.
+ */
+export async function insertItem(
+  trx: DB,
+  actor: Actor,
+  type: ContentsType,
+  input: ContentInput,
+  file: { staged: Staged; size: number } | null,
+  finals: string[],
+  now: Date,
+  options: { reindex?: boolean } = {},
+): Promise<{ id: number; code: string }> {
+  const code = await nextContentCode(trx, type);
+  const filePath = file ? path.join("uploads", `${code}.${file.staged.kind}`) : null;
+  const row = await trx
+    .insertInto("contents")
+    .values({
+      code,
+      contents_type: type,
+      ...contentColumns(input),
+      duration_ms: null,
+      width: null,
+      height: null,
+      preview_path: null,
+      poster_path: null,
+      font_family: type === "font" ? input.titleEn.trim() : null,
+      file_path: filePath,
+      file_size: file ? file.size : null,
+      status: "active",
+      popularity: 0,
+      sales_count: 0,
+      released_at: now.toISOString(),
+      created_at: now.toISOString(),
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  if (file && filePath) {
+    const final = path.join(file.staged.dir, `${code}.${file.staged.kind}`);
+    finals.push(final);
+    await fs.rename(file.staged.temp, final);
+    await queueMediaJob(trx, row.id, type, filePath, now);
+  }
+  // A batch (the sheet import) indexes its items together at the end.
+  if (options.reindex !== false) await reindexContents(trx, [row.id]);
+  await recordAudit(
+    trx,
+    actor,
+    { action: "content.create", targetType: "content", targetId: row.id, after: await contentSnapshot(trx, row.id) },
+    now,
+  );
+  return { id: row.id, code };
+}
+
+/** Creates one item with its file (see above); refused fields or file come back as a problem (nothing written). */
+export async function createContent(db: DB, dataDir: string, actor: Actor, item: NewItem, now = new Date()): Promise<CreateResult> {
+  const checked = checkMediaFile(item.type, item.file ?? null);
+  if (checked !== null && !isKind(checked)) return { ok: false, problem: checked };
+  const problem = await checkContentInput(db, item.type, item.input);
+  if (problem) return { ok: false, problem };
+  const staged = checked && item.file ? await stage(dataDir, checked, item.file) : null;
+  const finals: string[] = [];
+  try {
+    const made = await db
+      .transaction()
+      .execute((trx) =>
+        insertItem(trx, actor, item.type, item.input, staged && item.file ? { staged, size: item.file.length } : null, finals, now),
+      );
+    return { ok: true, ...made };
+  } catch (error) {
+    if (staged) await fs.rm(staged.temp, { force: true });
+    for (const f of finals) await fs.rm(f, { force: true });
+    throw error;
+  }
+}
+
+const KINDS = new Set<string>(["mp4", "mp3", "wav", "png", "svg", "ttf", "otf"]);
+const isKind = (v: string): v is MediaKind => KINDS.has(v);
+
+export { type Staged as StagedMedia, stage as stageMediaFile };
