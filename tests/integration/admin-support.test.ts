@@ -305,10 +305,16 @@ describe(`operator console support: inquiries, the FAQ and the user guide on ${E
     expect(await audit("faq.hide", faqId)).toHaveLength(1);
     expect((await store("/support?keyword=zebra")).html).toContain("No questions match.");
     expect((await store(`/support/detail?id=${faqId}`)).res.status).toBe(302);
+    const api = async () => {
+      const res = await call("/api/v1/support/faq?keyword=zebra", { headers: { language: "en" } });
+      return (await res.json()).data.total_count as number;
+    };
+    expect(await api()).toBe(0);
     expect((await get("/admin/publishing/faq?keyword=zebra", catalog)).html).toContain("Hidden");
     await post(path, { intent: "show" }, catalog);
     expect(await audit("faq.show", faqId)).toHaveLength(1);
     expect((await store("/support?keyword=zebra")).html).toContain("Can I edit on a Mac zebra?");
+    expect(await api()).toBe(1);
 
     const unconfirmed = await post(path, { intent: "delete" }, catalog);
     expect(unconfirmed.res.status).toBe(400);
