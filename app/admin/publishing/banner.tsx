@@ -169,7 +169,7 @@ export default function AdminBanner() {
             {t("admin.publishing.imageHint")}
           </p>
         </fieldset>
-        <label>
+        <label className="publishing-check">
           <input type="checkbox" name="visible" value="1" defaultChecked={values.visible === "1"} /> {t("admin.publishing.fields.visible")}
         </label>
         <PreviewOrSave save={t("admin.publishing.banners.save")} />

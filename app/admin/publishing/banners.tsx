@@ -1,13 +1,15 @@
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "../../i18n/react";
 import { adminBanners, moveBanner, setBannerVisible } from "../../market/publishing/banners.server";
 import { BANNER_KINDS, PUBLISHING_PAGES } from "../../market/publishing/pages";
+import styles from "../../styles/admin-publishing.css";
 import { formObject } from "../forms.server";
 import { actorOf, domainCall, requireOperator } from "../guard.server";
 import { kindFilter, pageFilter, rowChangeSchema } from "./forms.server";
 
 export { AdminError as ErrorBoundary } from "../parts";
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 /**
  * /admin/publishing/banners: the key visuals and banners of each page, in the storefront's order, shown or hidden;
@@ -103,6 +105,7 @@ export default function AdminBanners() {
           <caption>{t("admin.publishing.banners.caption")}</caption>
           <thead>
             <tr>
+              <th scope="col">{t("admin.publishing.fields.image")}</th>
               <th scope="col">{t("admin.publishing.fields.page")}</th>
               <th scope="col">{t("admin.publishing.fields.kind")}</th>
               <th scope="col">{t("admin.publishing.columns.title")}</th>
@@ -113,6 +116,9 @@ export default function AdminBanners() {
           <tbody>
             {rows.map((r) => (
               <tr key={r.id}>
+                <td>
+                  <img className="publishing-thumb" src={r.image} alt="" width={120} height={36} loading="lazy" />
+                </td>
                 <td>{t(`admin.publishing.pages.${r.page}`)}</td>
                 <td>{t(`admin.publishing.kinds.${r.kind}`)}</td>
                 <td>

@@ -144,7 +144,7 @@ export default function AdminEvent() {
           </label>
           <p className="admin-hint">{t("admin.publishing.seoulHint")}</p>
         </fieldset>
-        <label>
+        <label className="publishing-check">
           <input type="checkbox" name="test_only" value="1" defaultChecked={values.test_only === "1"} />{" "}
           {t("admin.publishing.fields.testOnly")}
         </label>

@@ -1,10 +1,12 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "../../i18n/react";
 import { roleAllows } from "../../market/operators/roles";
+import styles from "../../styles/admin-publishing.css";
 import { requireOperator } from "../guard.server";
 
 export { AdminError as ErrorBoundary } from "../parts";
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 /** The publishing pages, each with what it changes on the storefront. */
 const PAGES = [
@@ -30,7 +32,7 @@ export default function AdminPublishing() {
     <main className="admin-page">
       <h1>{t("admin.publishing.title")}</h1>
       <p>{t("admin.publishing.lead")}</p>
-      <ul className="admin-tiles">
+      <ul className="publishing-links">
         {PAGES.map((p) => (
           <li key={p.key}>
             <Link to={p.to}>{t(`admin.publishing.index.${p.key}.title`)}</Link>

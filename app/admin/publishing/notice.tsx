@@ -117,7 +117,7 @@ export default function AdminNotice() {
         <p id="notice-date-hint" className="admin-hint">
           {t("admin.publishing.notices.dateHint")}
         </p>
-        <label>
+        <label className="publishing-check">
           <input type="checkbox" name="pinned" value="1" defaultChecked={values.pinned === "1"} /> {t("admin.publishing.fields.pinned")}
         </label>
         <PreviewOrSave save={t("admin.publishing.notices.save")} />
