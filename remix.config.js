@@ -47,6 +47,16 @@ export default {
         route("catalog/:id", "admin/catalog/item.tsx", { id: "admin-catalog-detail" });
 
         // publishing and the coupon
+        route("publishing", "admin/publishing/index.tsx", { id: "admin-publishing" });
+        route("publishing/banners", "admin/publishing/banners.tsx", { id: "admin-publishing-banners" });
+        route("publishing/banners/:id", "admin/publishing/banner.tsx", { id: "admin-publishing-banner" });
+        route("publishing/keywords", "admin/publishing/keywords.tsx", { id: "admin-publishing-keywords" });
+        route("publishing/notices", "admin/publishing/notices.tsx", { id: "admin-publishing-notices" });
+        route("publishing/notices/:id", "admin/publishing/notice.tsx", { id: "admin-publishing-notice" });
+        route("publishing/events", "admin/publishing/events.tsx", { id: "admin-publishing-events" });
+        route("publishing/events/:id", "admin/publishing/event.tsx", { id: "admin-publishing-event" });
+        route("coupons", "admin/coupons/index.tsx", { id: "admin-coupons" });
+        route("coupons/:id", "admin/coupons/coupon.tsx", { id: "admin-coupons-edit" });
 
         // orders
 

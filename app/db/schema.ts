@@ -98,6 +98,7 @@ export interface BannersTable {
   image_path: string;
   link: string;
   sort: number;
+  visible: Generated<number>; // 1 shown, 0 hidden (migration 0021)
 }
 
 export interface KeywordsTable {
@@ -107,6 +108,7 @@ export interface KeywordsTable {
   keyword_ko: string;
   keyword_en: string;
   sort: number;
+  visible: Generated<number>; // 1 shown, 0 hidden (migration 0021)
 }
 
 export interface PassPricesTable {

@@ -46,7 +46,7 @@ const seoul = (locale: Locale, withTime: boolean) =>
 
 type EventRow = Selectable<EventsTable>;
 
-function toEvent(row: EventRow, locale: Locale, now: Date): MarketEvent {
+export function toEvent(row: EventRow, locale: Locale, now: Date): MarketEvent {
   const state: EventState = row.ends_at >= now.toISOString() ? "running" : "ended";
   const day = seoul(locale, false);
   const time = seoul(locale, true);

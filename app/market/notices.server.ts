@@ -11,7 +11,7 @@ export interface Notice {
   publishedAt: string;
 }
 
-const toNotice = (
+export const toNotice = (
   r: { id: number; title_ko: string; title_en: string; body_ko: string; body_en: string; pinned: number; published_at: string },
   locale: Locale,
 ): Notice => ({

@@ -1,6 +1,6 @@
 import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "../i18n/react";
+import { useLoaderData } from "@remix-run/react";
+import { NoticeArticle } from "../components/notice-article";
 import { getNotice } from "../market/notices.server";
 import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";
@@ -22,20 +22,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => seoMeta(data?.seo
 
 export default function NoticeDetail() {
   const { notice, locale } = useLoaderData<typeof loader>();
-  const { t } = useTranslation();
   const date = new Intl.DateTimeFormat(locale === "ko" ? "ko-KR" : "en-US", { dateStyle: "long", timeZone: "Asia/Seoul" }).format(
     new Date(notice.publishedAt),
   );
-  return (
-    <article className="policy">
-      <p className="breadcrumb">
-        <Link to="/notice">{t("notice.back")}</Link>
-      </p>
-      <h1>{notice.title}</h1>
-      <p className="muted">{t("notice.published", { date })}</p>
-      {notice.body.split(/\n+/).map((p) => (
-        <p key={p}>{p}</p>
-      ))}
-    </article>
-  );
+  return <NoticeArticle notice={notice} date={date} />;
 }

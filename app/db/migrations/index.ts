@@ -19,6 +19,7 @@ import * as m0017 from "./0017_support_answers";
 import * as m0018 from "./0018_operators";
 import * as m0019 from "./0019_support_console";
 import * as m0020 from "./0020_media_jobs";
+import * as m0021 from "./0021_publishing";
 
 /** Every migration, in order. Imported statically so the server bundle carries them. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   "0018_operators": m0018,
   "0019_support_console": m0019,
   "0020_media_jobs": m0020,
+  "0021_publishing": m0021,
 };

@@ -25,16 +25,41 @@ export interface Term {
 
 const pickLang = (locale: Locale, ko: string, en: string) => (locale === "ko" ? ko : en);
 
+/** The shown banners and key visuals of a page, in the console's order (hidden ones stay in the table). */
 export async function listBanners(db: DB, page: string, locale: Locale): Promise<Banner[]> {
-  const rows = await db.selectFrom("banners").selectAll().where("page", "=", page).orderBy("sort").execute();
-  return rows.map((r) => ({
+  const rows = await db
+    .selectFrom("banners")
+    .selectAll()
+    .where("page", "=", page)
+    .where("visible", "=", 1)
+    .orderBy("sort")
+    .orderBy("id")
+    .execute();
+  return rows.map((r) => toBanner(r, locale));
+}
+
+/** A banner row as the storefront shows it (also the console's preview of a draft). */
+export function toBanner(
+  r: {
+    id: number;
+    kind: string;
+    title_ko: string;
+    title_en: string;
+    subtitle_ko: string;
+    subtitle_en: string;
+    image_path: string;
+    link: string;
+  },
+  locale: Locale,
+): Banner {
+  return {
     id: r.id,
     kind: r.kind,
     title: pickLang(locale, r.title_ko, r.title_en),
     subtitle: pickLang(locale, r.subtitle_ko, r.subtitle_en),
     image: r.image_path,
     link: r.link,
-  }));
+  };
 }
 
 export async function listKeywords(db: DB, page: string, locale: Locale, kind = "popular"): Promise<string[]> {
@@ -43,7 +68,9 @@ export async function listKeywords(db: DB, page: string, locale: Locale, kind = 
     .select(["keyword_ko", "keyword_en"])
     .where("page", "=", page)
     .where("kind", "=", kind)
+    .where("visible", "=", 1)
     .orderBy("sort")
+    .orderBy("id")
     .execute();
   return rows.map((r) => pickLang(locale, r.keyword_ko, r.keyword_en));
 }

@@ -140,7 +140,28 @@ export async function currentPromotion(db: DB, locale: Locale, now = new Date())
     .where("ends_at", ">=", at)
     .orderBy("starts_at", "desc")
     .executeTakeFirst();
-  if (!event?.coupon_code || !event.discount_percent) return null;
+  return event ? promotionOf(db, locale, event) : null;
+}
+
+/**
+ * The promo pop-up's content for an event carrying a coupon: the running one (above), or a draft the console
+ * previews before it is saved. Null without a code and a percentage.
+ */
+export async function promotionOf(
+  db: DB,
+  locale: Locale,
+  event: {
+    title_ko: string;
+    title_en: string;
+    body_ko: string;
+    body_en: string;
+    image_path: string | null;
+    coupon_code: string | null;
+    discount_percent: number | null;
+    ends_at: string;
+  },
+): Promise<Promotion | null> {
+  if (!event.coupon_code || !event.discount_percent) return null;
   const currency = locale === "ko" ? "KRW" : "USD";
   const prices = await db.selectFrom("pass_prices").selectAll().orderBy("contents_flag").orderBy("contents_count").limit(6).execute();
   const pct = event.discount_percent;
@@ -162,4 +183,51 @@ export async function currentPromotion(db: DB, locale: Locale, now = new Date())
       };
     }),
   };
+}
+
+/** A coupon code: 3 to 30 letters, digits, "-" or "_", kept in capitals (members may type it in any case). */
+export const COUPON_CODE = /^[A-Z0-9][A-Z0-9_-]{2,29}$/;
+export const COUPON_PERCENT = { min: 1, max: 90 } as const;
+
+/**
+ * Whether an event may carry this coupon (code already normalized, or null for none); throws the refusal. The
+ * rules that keep "one coupon per ID" true when operators edit promotions:
+ * - a code and a percentage together, or neither; the code's form, the percentage 1 to 90;
+ * - a code belongs to one event only (a member's use is recorded by code, so a second event reusing a code would
+ *   be refused to everyone who used the first, and a code shared by two running events would be ambiguous);
+ * - a code members have already redeemed cannot be renamed: the new code would let each of them use the same
+ *   promotion a second time. End it and start a new one instead (removing it stops new uses; orders keep theirs).
+ */
+export async function checkCouponChange(
+  db: Executor,
+  eventId: number | null,
+  next: { code: string | null; percent: number | null },
+): Promise<void> {
+  if ((next.code === null) !== (next.percent === null))
+    throw new MarketError("COUPON_INCOMPLETE", 400, "A coupon needs a code and a percentage");
+  if (next.code === null || next.percent === null) {
+    if (eventId === null) return;
+  } else {
+    if (!COUPON_CODE.test(next.code)) throw new MarketError("COUPON_CODE_FORM", 400, "The coupon code has letters, digits, - and _ only");
+    if (!Number.isInteger(next.percent) || next.percent < COUPON_PERCENT.min || next.percent > COUPON_PERCENT.max)
+      throw new MarketError("COUPON_PERCENT", 400, "The discount is 1 to 90 percent");
+    let other = db.selectFrom("events").select("id").where("coupon_code", "=", next.code);
+    if (eventId !== null) other = other.where("id", "<>", eventId);
+    if (await other.executeTakeFirst()) throw new MarketError("COUPON_CODE_TAKEN", 409, "Another event has this coupon code");
+  }
+  if (eventId === null) return;
+  const current = await db.selectFrom("events").select("coupon_code").where("id", "=", eventId).executeTakeFirst();
+  const old = current?.coupon_code ?? null;
+  if (old && next.code && old !== next.code && (await redemptionCount(db, old)) > 0)
+    throw new MarketError("COUPON_REDEEMED", 409, "Members have used this coupon: its code cannot change");
+}
+
+/** How many members hold this coupon (one use per ID: one row per member and code). */
+export async function redemptionCount(db: Executor, code: string): Promise<number> {
+  const row = await db
+    .selectFrom("coupon_redemptions")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("code", "=", code)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
