@@ -39,6 +39,10 @@ export default {
         // publishing and the coupon
 
         // orders
+        route("orders", "admin/orders/orders.tsx", { id: "admin-orders" });
+        route("orders/deposits", "admin/orders/deposits.tsx", { id: "admin-orders-deposits" });
+        route("orders/reconciliation", "admin/orders/reconciliation.tsx", { id: "admin-orders-reconciliation" });
+        route("orders/:id", "admin/orders/order.tsx", { id: "admin-orders-detail" });
 
         // service modes
 
