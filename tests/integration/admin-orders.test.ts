@@ -100,7 +100,7 @@ describe(`console orders: search, the gateway beside ours, refunds for the custo
     const byEmail = await get(`/admin/orders?email=${encodeURIComponent(s.email)}`);
     expect(byEmail.status).toBe(200);
     const html = await byEmail.text();
-    expect(html).toContain("2 orders");
+    expect(html).toContain("Orders found: 2");
     // Newest first.
     expect(html.indexOf(second.order.order_no)).toBeLessThan(html.indexOf(first.order.order_no));
     expect(html).toContain(`href="/admin/orders/${first.order.id}"`);
@@ -109,13 +109,15 @@ describe(`console orders: search, the gateway beside ours, refunds for the custo
     expect(html).toContain(formatMoney(sum, first.order.currency as Currency, "en"));
 
     const byNo = await (await get(`/admin/orders?orderNo=${second.order.order_no.toLowerCase()}`)).text();
-    expect(byNo).toContain("1 orders");
+    expect(byNo).toContain("Orders found: 1");
     expect(byNo).toContain(second.order.order_no);
     const byKey = await (await get(`/admin/orders?licenseKey=${s.serial}&method=card&status=complete`)).text();
-    expect(byKey).toContain("2 orders");
+    expect(byKey).toContain("Orders found: 2");
     expect(await (await get(`/admin/orders?licenseKey=${s.serial}&status=cancelled`)).text()).toContain("No order matches.");
     const today = new Date(Date.now() + 9 * 3_600_000).toISOString().slice(0, 10);
-    expect(await (await get(`/admin/orders?email=${encodeURIComponent(s.email)}&from=${today}&to=${today}`)).text()).toContain("2 orders");
+    expect(await (await get(`/admin/orders?email=${encodeURIComponent(s.email)}&from=${today}&to=${today}`)).text()).toContain(
+      "Orders found: 2",
+    );
     expect(await (await get(`/admin/orders?email=${encodeURIComponent(s.email)}&to=2001-01-01`)).text()).toContain("No order matches.");
 
     const bad = await get(`/admin/orders?status=stolen&email=${encodeURIComponent(s.email)}`);

@@ -353,9 +353,9 @@ export default function OrderPage() {
               {t("admin.orders.cancel.reason")}
               <textarea name="reason" required minLength={2} maxLength={200} rows={3} defaultValue={values?.reason ?? ""} />
             </label>
-            <label>
+            <label className="orders-check">
               <input type="checkbox" name="override" value="1" defaultChecked={values?.override === "1"} aria-describedby="override-hint" />{" "}
-              {t("admin.orders.cancel.override")}
+              <span>{t("admin.orders.cancel.override")}</span>
             </label>
             <p id="override-hint" className="admin-hint">
               {t("admin.orders.cancel.overrideHint")}

@@ -125,10 +125,18 @@ export default function Orders() {
             <thead>
               <tr>
                 <th scope="col">{t("admin.orders.columns.currency")}</th>
-                <th scope="col">{t("admin.orders.columns.count")}</th>
-                <th scope="col">{t("admin.orders.columns.total")}</th>
-                <th scope="col">{t("admin.orders.columns.paid")}</th>
-                <th scope="col">{t("admin.orders.columns.refunded")}</th>
+                <th scope="col" className="num">
+                  {t("admin.orders.columns.count")}
+                </th>
+                <th scope="col" className="num">
+                  {t("admin.orders.columns.total")}
+                </th>
+                <th scope="col" className="num">
+                  {t("admin.orders.columns.paid")}
+                </th>
+                <th scope="col" className="num">
+                  {t("admin.orders.columns.refunded")}
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -159,14 +167,18 @@ export default function Orders() {
                 <th scope="col">{t("admin.orders.columns.license")}</th>
                 <th scope="col">{t("admin.orders.columns.method")}</th>
                 <th scope="col">{t("admin.orders.columns.status")}</th>
-                <th scope="col">{t("admin.orders.columns.total")}</th>
-                <th scope="col">{t("admin.orders.columns.refunded")}</th>
+                <th scope="col" className="num">
+                  {t("admin.orders.columns.total")}
+                </th>
+                <th scope="col" className="num">
+                  {t("admin.orders.columns.refunded")}
+                </th>
               </tr>
             </thead>
             <tbody>
               {list.rows.map((r) => (
                 <tr key={r.id}>
-                  <th scope="row">
+                  <th scope="row" className="nowrap">
                     <Link to={`/admin/orders/${r.id}`}>{r.orderNo}</Link>
                   </th>
                   <td className="nowrap">{r.createdAt}</td>
