@@ -10,6 +10,7 @@ import type { Gateways } from "../../app/integrations/payments/index.server";
 import type { SandboxGateway } from "../../app/integrations/payments/sandbox.server";
 import { type Currency, formatMoney } from "../../app/market/money";
 import { CANCEL_GRACE_MS, cancelOrder } from "../../app/market/orders/cancel.server";
+import { reconciliationList } from "../../app/market/orders/console.server";
 import { placeOrder } from "../../app/market/orders/orders.server";
 import { createTestApp } from "../support/app";
 import { createTestDb } from "../support/db";
@@ -405,5 +406,17 @@ describe(`console orders: search, the gateway beside ours, refunds for the custo
     const booked = (await auditOf(second.order.id, "order.reconcile")).filter((l) => !JSON.parse(l.after_json as string).unchanged);
     expect(booked).toHaveLength(1);
     expect(JSON.parse(booked[0].after_json as string)).toMatchObject({ status: "cancelled", cancelled: second.order.total });
+  });
+
+  it("lists open payments without reading the gateway once the page's time for gateway reads is spent", async () => {
+    const s = await newShopper(db);
+    const { order } = await buy(s, 1, "card", false);
+    const unread = await reconciliationList(db, call.payments, new Date(), 0);
+    expect(unread.checked).toBe(0);
+    expect(unread.candidates).toBeGreaterThan(0);
+    expect(unread.rows.find((r) => r.id === order.id)).toMatchObject({ reasons: ["open"], gatewayStatus: null });
+    const read = await reconciliationList(db, call.payments, new Date());
+    expect(read.checked).toBe(read.candidates);
+    expect(read.rows.find((r) => r.id === order.id)).toMatchObject({ reasons: ["open"], gatewayStatus: "ready" });
   });
 });

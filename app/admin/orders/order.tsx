@@ -91,7 +91,6 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
               agree: r.agree,
               ours: typeof r.ours === "number" ? money(r.ours) : r.ours,
               theirs: typeof r.theirs === "number" ? money(r.theirs, (view.payment.currency as Currency) ?? order.currency) : r.theirs,
-              oursStatus: r.field === "status",
             })),
           }
         : { state: view.state },

@@ -25,6 +25,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = context.locale;
   return {
     checked: list.checked,
+    candidates: list.candidates,
     limit: RECONCILE_LIMIT,
     rows: list.rows.map((r) => ({
       id: r.id,
@@ -57,7 +58,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Reconciliation() {
-  const { rows, checked, limit } = useLoaderData<typeof loader>();
+  const { rows, checked, candidates, limit } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const { t } = useTranslation();
   const status = (s: string) => t(`admin.orders.status.${s}`);
@@ -67,6 +68,7 @@ export default function Reconciliation() {
       <h1>{t("admin.orders.reconcile.title")}</h1>
       <OrdersNav />
       <p>{t("admin.orders.reconcile.lead", { checked, limit })}</p>
+      {checked < candidates ? <p className="admin-alert">{t("admin.orders.reconcile.partial", { checked, candidates })}</p> : null}
       {outcome ? (
         <p role="status" className="admin-ok">
           {outcome.changed
