@@ -59,6 +59,10 @@ export default {
         route("coupons/:id", "admin/coupons/coupon.tsx", { id: "admin-coupons-edit" });
 
         // orders
+        route("orders", "admin/orders/orders.tsx", { id: "admin-orders" });
+        route("orders/deposits", "admin/orders/deposits.tsx", { id: "admin-orders-deposits" });
+        route("orders/reconciliation", "admin/orders/reconciliation.tsx", { id: "admin-orders-reconciliation" });
+        route("orders/:id", "admin/orders/order.tsx", { id: "admin-orders-detail" });
 
         // service modes
 

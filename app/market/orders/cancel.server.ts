@@ -9,13 +9,15 @@ import type { Locale } from "../../i18n/config";
 import { isGatewayError, type PayMethod, type RefundAccount } from "../../integrations/payments/gateway";
 import type { Gateways } from "../../integrations/payments/index.server";
 import { MarketError } from "../errors";
+import { type Actor, recordAudit } from "../operators/audit.server";
 import { releaseCoupon } from "./coupons.server";
 import { orderDetail } from "./history.server";
 import { queueRefund } from "./mails.server";
 import { quoteRefund } from "./pricing";
 
 export interface CancelInput {
-  userId: number;
+  /** The member cancelling their own order; absent when an operator acts for the customer (`operator`). */
+  userId?: number;
   orderId: number;
   /** Lines to cancel; empty means every active line. */
   lineIds: number[];
@@ -23,11 +25,46 @@ export interface CancelInput {
   refundAccount?: RefundAccount;
   locale: Locale;
   now?: Date;
+  /**
+   * An operator cancelling on the customer's behalf (the console). Any customer's order; the member rules apply
+   * unless `override` (the 7-day window and the download rules waived, see quoteRefund), and `reason` is required.
+   * The audit line (before, after, the reason, whether the rules were overridden) is written in the transaction
+   * that books the refund.
+   */
+  operator?: { actor: Actor; override: boolean };
 }
+
+/** What the audit log says about a refund an operator asked for or a reconciliation an operator ran. */
+interface AuditOf {
+  actor: Actor;
+  action: string;
+  reason: string | null;
+  extra?: Record<string, unknown>;
+}
+
+/** The order's money and state as the audit log shows it before and after a change. */
+const snapshot = (o: {
+  status: string;
+  paid_amount: number;
+  cancel_amount: number;
+  cancel_quantity: number;
+  refund_deduction: number;
+}) => ({
+  status: o.status,
+  paid: o.paid_amount,
+  cancelled: o.cancel_amount,
+  cancelledLines: o.cancel_quantity,
+  deduction: o.refund_deduction,
+});
 
 export async function cancelOrder(db: DB, gateways: Gateways, input: CancelInput) {
   const now = input.now ?? new Date();
-  const detail = await orderDetail(db, { userId: input.userId }, input.orderId, input.locale, now);
+  const operator = input.operator;
+  if (!operator && input.userId === undefined) throw new MarketError("UNAUTHORIZED", 401, "Sign in first");
+  if (operator && !input.reason.trim()) throw new MarketError("REASON_REQUIRED", 400, "A reason is required");
+  const detail = await orderDetail(db, operator ? "console" : { userId: input.userId as number }, input.orderId, input.locale, now, {
+    override: operator?.override,
+  });
   if (!detail) throw new MarketError("ORDER_NOT_FOUND", 404, "No such order");
   const order = await db.selectFrom("orders").selectAll().where("id", "=", detail.id).executeTakeFirstOrThrow();
   const gateway = order.gateway ? gateways.byName(order.gateway) : null;
@@ -46,6 +83,7 @@ export async function cancelOrder(db: DB, gateways: Gateways, input: CancelInput
     paid: order.paid_amount,
     refunded: order.cancel_amount + order.refund_deduction,
     benefitDownloaded: detail.refusal === "benefit_downloaded",
+    override: operator?.override,
   });
   if (!quote.ok) throw new MarketError(`REFUND_${quote.reason.toUpperCase()}`, 409, quote.reason);
   if (method === "vbank" && !input.refundAccount) throw new MarketError("REFUND_ACCOUNT_REQUIRED", 400, "Enter the account for the refund");
@@ -101,6 +139,16 @@ export async function cancelOrder(db: DB, gateways: Gateways, input: CancelInput
     // The gateway said no: the lines go back. No answer (or one we cannot read): the refund may have been made,
     // so the lines stay claimed until reconciliation reads the gateway's record (reconcileCancellations).
     if (!outcomeUnknown(error)) await releaseClaim(db, refund.id, null);
+    // The operator's request stands unanswered: the log says so (reconciliation books or releases it later).
+    else if (operator)
+      await recordAudit(db, operator.actor, {
+        action: "order.refund_unanswered",
+        targetType: "order",
+        targetId: order.id,
+        before: snapshot(order),
+        after: { refund: refund.requestId, amount: quote.amount, lines: quote.lineIds, status: "requested" },
+        reason: input.reason,
+      });
     if (isGatewayError(error)) throw new MarketError("REFUND_GATEWAY", 502, error.code);
     throw error;
   }
@@ -108,7 +156,13 @@ export async function cancelOrder(db: DB, gateways: Gateways, input: CancelInput
     await releaseClaim(db, refund.id, cancellation.cancellationId);
     throw new MarketError("REFUND_GATEWAY", 502, "failed");
   }
-  await bookRefund(db, refund.id, { status: cancellation.status, cancellationId: cancellation.cancellationId }, at);
+  await bookRefund(
+    db,
+    refund.id,
+    { status: cancellation.status, cancellationId: cancellation.cancellationId },
+    at,
+    operator ? { actor: operator.actor, action: "order.refund", reason: input.reason, extra: { override: operator.override } } : undefined,
+  );
   return { refunded: quote.amount, deduction: quote.deduction, lineIds: quote.lineIds, full: quote.full };
 }
 
@@ -134,6 +188,7 @@ async function bookRefund(
   refundId: number,
   outcome: { status: "succeeded" | "requested"; cancellationId: string | null },
   at: string,
+  audit?: AuditOf,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const claimed = await trx
@@ -172,6 +227,7 @@ async function bookRefund(
       .where("status", "=", "active")
       .executeTakeFirstOrThrow();
     const whole = Number(active.n) === 0;
+    const before = audit ? await trx.selectFrom("orders").selectAll().where("id", "=", refund.order_id).executeTakeFirstOrThrow() : null;
     await trx
       .updateTable("orders")
       .set((eb) => ({
@@ -186,12 +242,30 @@ async function bookRefund(
     if (whole) await releaseCoupon(trx, refund.order_id);
     const order = await trx.selectFrom("orders").selectAll().where("id", "=", refund.order_id).executeTakeFirstOrThrow();
     await queueRefund(trx, order, { amount: refund.amount, deduction: refund.deduction }, new Date(at));
+    if (audit && before)
+      await recordAudit(
+        trx,
+        audit.actor,
+        {
+          action: audit.action,
+          targetType: "order",
+          targetId: order.id,
+          before: snapshot(before),
+          after: {
+            ...snapshot(order),
+            refund: { request: refund.request_id, lines: ids, gross: refund.gross, deduction: refund.deduction, amount: refund.amount },
+            ...audit.extra,
+          },
+          reason: audit.reason,
+        },
+        new Date(at),
+      );
     return true;
   });
 }
 
 /** A refund that was not made: the request is closed as failed and its lines are active again (exactly once). */
-async function releaseClaim(db: DB, refundId: number, cancellationId: string | null): Promise<boolean> {
+async function releaseClaim(db: DB, refundId: number, cancellationId: string | null, audit?: AuditOf): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const closed = await trx
       .updateTable("refunds")
@@ -199,7 +273,7 @@ async function releaseClaim(db: DB, refundId: number, cancellationId: string | n
       .where("id", "=", refundId)
       .where("status", "=", "requested")
       .where("gateway_cancellation_id", "is", null)
-      .returning("item_ids")
+      .returning(["item_ids", "order_id", "request_id", "amount"])
       .executeTakeFirst();
     if (!closed) return false;
     await trx
@@ -208,6 +282,15 @@ async function releaseClaim(db: DB, refundId: number, cancellationId: string | n
       .where("id", "in", lineIdsOf(closed.item_ids))
       .where("status", "=", "cancelling")
       .execute();
+    if (audit)
+      await recordAudit(trx, audit.actor, {
+        action: audit.action,
+        targetType: "order",
+        targetId: closed.order_id,
+        before: { refund: closed.request_id, amount: closed.amount, status: "requested" },
+        after: { refund: closed.request_id, status: "failed", lines: "active" },
+        reason: audit.reason,
+      });
     return true;
   });
 }
@@ -240,34 +323,54 @@ export async function reconcileCancellations(
   let repaired = 0;
   let unresolved = 0;
   for (const { order_id } of stale) {
-    const open = await db
-      .selectFrom("refunds")
-      .select(["id", "amount", "created_at"])
-      .where("order_id", "=", order_id)
-      .where("status", "=", "requested")
-      .where("gateway_cancellation_id", "is", null)
-      .orderBy("id")
-      .execute();
-    if (open.some((r) => r.created_at >= before)) continue;
-    const order = await db
-      .selectFrom("orders")
-      .select(["gateway", "gateway_payment_id", "cancel_amount"])
-      .where("id", "=", order_id)
-      .executeTakeFirstOrThrow();
-    const gateway = order.gateway ? gateways.byName(order.gateway) : null;
-    const payment = gateway && order.gateway_payment_id ? await gateway.getPayment(order.gateway_payment_id).catch(() => null) : null;
-    if (!payment) {
-      unresolved += open.length;
-      continue;
-    }
-    // What the gateway refunded that the store has not booked.
-    const unbooked = payment.amount.cancelled - order.cancel_amount;
-    const requested = open.reduce((n, r) => n + r.amount, 0);
-    if (unbooked === 0) {
-      for (const r of open) if (await releaseClaim(db, r.id, null)) repaired++;
-    } else if (unbooked === requested) {
-      for (const r of open) if (await bookRefund(db, r.id, { status: "succeeded", cancellationId: null }, at)) repaired++;
-    } else unresolved += open.length;
+    const one = await reconcileOrderCancellations(db, gateways, order_id, now, graceMs);
+    repaired += one.repaired;
+    unresolved += one.unresolved;
   }
   return { repaired, unresolved };
+}
+
+/**
+ * One order's interrupted cancellations (see reconcileCancellations): its open refund requests older than the
+ * grace period, decided from the gateway's record. An operator's run (`audit`) writes each repair's audit line in
+ * the repair's transaction. `waiting`: a request still within its grace period (nothing done).
+ */
+export async function reconcileOrderCancellations(
+  db: DB,
+  gateways: Gateways,
+  orderId: number,
+  now = new Date(),
+  graceMs = CANCEL_GRACE_MS,
+  audit?: AuditOf,
+): Promise<{ repaired: number; unresolved: number; waiting: boolean }> {
+  const before = new Date(now.getTime() - graceMs).toISOString();
+  const at = now.toISOString();
+  const open = await db
+    .selectFrom("refunds")
+    .select(["id", "amount", "created_at"])
+    .where("order_id", "=", orderId)
+    .where("status", "=", "requested")
+    .where("gateway_cancellation_id", "is", null)
+    .orderBy("id")
+    .execute();
+  if (!open.length) return { repaired: 0, unresolved: 0, waiting: false };
+  if (open.some((r) => r.created_at >= before)) return { repaired: 0, unresolved: 0, waiting: true };
+  const order = await db
+    .selectFrom("orders")
+    .select(["gateway", "gateway_payment_id", "cancel_amount"])
+    .where("id", "=", orderId)
+    .executeTakeFirstOrThrow();
+  const gateway = order.gateway ? gateways.byName(order.gateway) : null;
+  const payment = gateway && order.gateway_payment_id ? await gateway.getPayment(order.gateway_payment_id).catch(() => null) : null;
+  if (!payment) return { repaired: 0, unresolved: open.length, waiting: false };
+  // What the gateway refunded that the store has not booked.
+  const unbooked = payment.amount.cancelled - order.cancel_amount;
+  const requested = open.reduce((n, r) => n + r.amount, 0);
+  let repaired = 0;
+  if (unbooked === 0) {
+    for (const r of open) if (await releaseClaim(db, r.id, null, audit)) repaired++;
+  } else if (unbooked === requested) {
+    for (const r of open) if (await bookRefund(db, r.id, { status: "succeeded", cancellationId: null }, at, audit)) repaired++;
+  } else return { repaired: 0, unresolved: open.length, waiting: false };
+  return { repaired, unresolved: 0, waiting: false };
 }

@@ -202,17 +202,20 @@ async function benefitDownloadedSince(db: DB, userId: number, paidAt: string | n
   return Boolean(row);
 }
 
+/**
+ * One order with its lines and what can be cancelled. `owner` is whose order it must be; "console" is the operator
+ * console, which reads any order in any state (a pending or failed attempt too).
+ */
 export async function orderDetail(
   db: DB,
-  owner: OrderOwner,
+  owner: OrderOwner | "console",
   orderId: number,
   locale: Locale,
   now = new Date(),
+  options: { override?: boolean } = {},
 ): Promise<OrderDetail | null> {
-  const o = await ownedBy(db.selectFrom("orders").selectAll(), owner, "orders")
-    .where("id", "=", orderId)
-    .where("status", "in", VISIBLE)
-    .executeTakeFirst();
+  const base = db.selectFrom("orders").selectAll().where("id", "=", orderId);
+  const o = await (owner === "console" ? base : ownedBy(base, owner, "orders").where("status", "in", VISIBLE)).executeTakeFirst();
   if (!o) return null;
   const [items, license, benefit] = await Promise.all([
     db
@@ -279,6 +282,7 @@ export async function orderDetail(
     paid: o.paid_amount,
     refunded: o.cancel_amount + o.refund_deduction,
     benefitDownloaded: benefit,
+    override: options.override,
   };
   const whole = quoteRefund({ ...refundBase, selected: lines.filter((l) => l.status === "active").map((l) => l.id) });
   return {

@@ -16,6 +16,7 @@ import {
 } from "../../integrations/payments/gateway";
 import type { Gateways } from "../../integrations/payments/index.server";
 import { MarketError } from "../errors";
+import { type Actor, recordAudit } from "../operators/audit.server";
 import type { BusinessKey } from "../requests/lookup.server";
 import { claimRequests, quoteRequests, RequestClaimLost } from "../requests/payment.server";
 import { reconcileCancellations } from "./cancel.server";
@@ -284,6 +285,17 @@ export async function placeOrder(db: DB, gateways: Gateways, input: PlaceOrderIn
 
 export type SettleOutcome = "unknown" | OrderStatus;
 
+/**
+ * An operator settling an order by hand (the console's deposit confirmation and reconciliation): the line is
+ * written in the transaction that moves the order; `written` tells the caller whether this call moved it.
+ */
+export interface SettleAudit {
+  actor: Actor;
+  action: string;
+  reason?: string | null;
+  written?: boolean;
+}
+
 async function orderOf(db: DB, gatewayName: string, gatewayPaymentId: string) {
   return db
     .selectFrom("orders")
@@ -318,22 +330,56 @@ export async function isBuyerOfPayment(db: DB, gatewayName: string, gatewayPayme
  * order closed meanwhile: refused, the payment refunded. Virtual account issued: waiting for the deposit (closed
  * again when the order was closed meanwhile). Failed: failed.
  */
-export async function settlePayment(db: DB, gateway: PaymentGateway, payment: GatewayPayment, now = new Date()): Promise<SettleOutcome> {
+export async function settlePayment(
+  db: DB,
+  gateway: PaymentGateway,
+  payment: GatewayPayment,
+  now = new Date(),
+  audit?: SettleAudit,
+): Promise<SettleOutcome> {
   const order = await orderOf(db, gateway.name, payment.gatewayPaymentId);
   if (!order) return "unknown";
   const at = now.toISOString();
   const open: OrderStatus[] = ["pending", "waiting"];
+  /** An operator's settlement: the audit line goes into the transaction that moved the order. */
+  const audited = async (trx: DB, set: Record<string, unknown>) => {
+    if (!audit) return;
+    await recordAudit(
+      trx,
+      audit.actor,
+      {
+        action: audit.action,
+        targetType: "order",
+        targetId: order.id,
+        before: { status: order.status, paid: order.paid_amount },
+        after: {
+          status: set.status ?? order.status,
+          paid: set.paid_amount ?? order.paid_amount,
+          ...(set.pending_reason !== undefined ? { pendingReason: set.pending_reason } : {}),
+          gateway: { status: payment.status, paid: payment.amount.paid, cancelled: payment.amount.cancelled },
+        },
+        reason: audit.reason ?? null,
+      },
+      now,
+    );
+    audit.written = true;
+  };
   const move = async (set: Record<string, unknown>, from: OrderStatus[] = open) =>
-    Number(
-      (
-        await db
-          .updateTable("orders")
-          .set({ ...set, updated_at: at })
-          .where("id", "=", order.id)
-          .where("status", "in", from)
-          .executeTakeFirst()
-      ).numUpdatedRows,
-    ) === 1;
+    db.transaction().execute(async (trx) => {
+      const moved =
+        Number(
+          (
+            await trx
+              .updateTable("orders")
+              .set({ ...set, updated_at: at })
+              .where("id", "=", order.id)
+              .where("status", "in", from)
+              .executeTakeFirst()
+          ).numUpdatedRows,
+        ) === 1;
+      if (moved) await audited(trx, set);
+      return moved;
+    });
 
   // The order as it stands now; an unpaid virtual-account order the expiry job removed meanwhile is cancelled.
   const statusNow = async (): Promise<OrderStatus> =>
@@ -364,12 +410,13 @@ export async function settlePayment(db: DB, gateway: PaymentGateway, payment: Ga
         // the order fails and the payment is refunded below. A checkout taking the coupon closes this order in
         // the same transaction as it moves the reservation, so the claim below cannot succeed after that either.
         if (order.coupon_code && !(await holdsCoupon(trx, order.id))) {
-          await trx
+          const closed = await trx
             .updateTable("orders")
             .set({ status: "failed", failure_message: "coupon no longer reserved for this order", updated_at: at })
             .where("id", "=", order.id)
             .where("status", "in", open)
-            .execute();
+            .executeTakeFirst();
+          if (Number(closed.numUpdatedRows) === 1) await audited(trx, { status: "failed" });
           return;
         }
         const claimed = await trx
@@ -379,6 +426,7 @@ export async function settlePayment(db: DB, gateway: PaymentGateway, payment: Ga
           .where("status", "in", open)
           .executeTakeFirst();
         if (Number(claimed.numUpdatedRows) !== 1) return;
+        await audited(trx, { status: "complete", paid_amount: payment.amount.paid });
         // A purchase request is paid once: another order that paid it first makes this one fail (rolled back here).
         if (order.purchase_category === "request") await claimRequests(trx, order, paidAt);
         // The receipt: to the member, or for a direct purchase by key to its licensing e-mail.
@@ -437,6 +485,8 @@ export async function settlePayment(db: DB, gateway: PaymentGateway, payment: Ga
       })
       .catch(async (error) => {
         if (!(error instanceof RequestClaimLost)) throw error;
+        // The transaction (and its audit line) was rolled back.
+        if (audit) audit.written = false;
         await move({ status: "failed", failure_message: "purchase request already paid by another order" });
       });
     const after = { status: await statusNow() };
@@ -462,6 +512,7 @@ export async function settlePayment(db: DB, gateway: PaymentGateway, payment: Ga
         .where("status", "=", "pending")
         .executeTakeFirst();
       if (Number(moved.numUpdatedRows) !== 1) return false;
+      await audited(trx, { status: "waiting" });
       await queueVbankInstructions(trx, order, vbank, now);
       return true;
     });

@@ -87,18 +87,24 @@ export function quoteRefund(input: {
   paid: number;
   refunded: number;
   benefitDownloaded: boolean;
+  /**
+   * An operator overriding the member rules on the customer's behalf (a logged reason): the 7-day window and the
+   * download rules are waived. What the gateway cannot do (a partial mobile-phone refund) and what is left of the
+   * payment still bind, and the virtual-account deduction is still taken.
+   */
+  override?: boolean;
 }): RefundQuote {
   if (!input.paidAt || input.paid <= 0) return { ok: false, reason: "not_paid" };
   const paidAt = Date.parse(input.paidAt);
-  if (input.now.getTime() - paidAt > REFUND_WINDOW_DAYS * 86_400_000) return { ok: false, reason: "window" };
+  if (!input.override && input.now.getTime() - paidAt > REFUND_WINDOW_DAYS * 86_400_000) return { ok: false, reason: "window" };
   const wanted = new Set(input.selected);
   const chosen = input.lines.filter((l) => wanted.has(l.id));
   if (chosen.length === 0 || chosen.length !== wanted.size) return { ok: false, reason: "nothing_selected" };
   const cancelled = chosen.filter((l) => l.status === "cancelled").map((l) => l.id);
   if (cancelled.length) return { ok: false, reason: "already_cancelled", lineIds: cancelled };
-  if (input.benefitDownloaded) return { ok: false, reason: "benefit_downloaded" };
+  if (input.benefitDownloaded && !input.override) return { ok: false, reason: "benefit_downloaded" };
   const used = chosen.filter((l) => l.used).map((l) => l.id);
-  if (used.length) return { ok: false, reason: "downloaded", lineIds: used };
+  if (used.length && !input.override) return { ok: false, reason: "downloaded", lineIds: used };
   const active = input.lines.filter((l) => l.status === "active");
   const full = chosen.length === active.length;
   if (input.method === "phone" && (!full || input.refunded > 0)) return { ok: false, reason: "phone_partial" };
