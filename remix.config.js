@@ -41,6 +41,7 @@ export default {
         // orders
 
         // service modes
+        route("modes", "admin/modes/index.tsx", { id: "admin-modes" });
 
         // reports
       });
