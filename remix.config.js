@@ -33,6 +33,8 @@ export default {
         // support (inquiries, FAQs, the guide)
 
         // members
+        route("members", "admin/members/index.tsx", { id: "admin-members" });
+        route("members/:id", "admin/members/detail.tsx", { id: "admin-members-detail" });
 
         // catalog
 
