@@ -37,7 +37,13 @@ export const MODE_KEYS = {
 export const MODES_TTL_MS = 1000;
 
 type Row = { key: string; value: string };
-const cache = new WeakMap<DB, { at: number; rows: Promise<Row[]> }>();
+type ModesCache = WeakMap<DB, { at: number; rows: Promise<Row[]> }>;
+// One cache per process even when this module is loaded twice (server.ts imports the source, the Remix build
+// bundles its own copy): a switch forgotten by the build's copy is forgotten by the server's page cache too.
+const registry = globalThis as { [key: symbol]: ModesCache | undefined };
+const CACHE = Symbol.for("asset-market.service-modes");
+registry[CACHE] ??= new WeakMap();
+const cache = registry[CACHE];
 
 function parse(rows: Row[], defaultHome: HomeMode): ServiceModes {
   const get = (key: string) => rows.find((r) => r.key === key)?.value;
