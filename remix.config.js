@@ -39,6 +39,8 @@ export default {
         route("publishing/guide", "admin/support/guide.tsx", { id: "admin-publishing-guide" });
 
         // members
+        route("members", "admin/members/index.tsx", { id: "admin-members" });
+        route("members/:id", "admin/members/detail.tsx", { id: "admin-members-detail" });
 
         // catalog
         route("catalog", "admin/catalog/list.tsx", { id: "admin-catalog" });
@@ -65,6 +67,7 @@ export default {
         route("orders/:id", "admin/orders/order.tsx", { id: "admin-orders-detail" });
 
         // service modes
+        route("modes", "admin/modes/index.tsx", { id: "admin-modes" });
 
         // reports
       });

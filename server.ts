@@ -31,6 +31,7 @@ import { scheduleMailWorker } from "./app/market/mail/worker.server";
 import { expireVirtualAccounts } from "./app/market/orders/expire.server";
 import { reconcileOpenOrders } from "./app/market/orders/orders.server";
 import { pruneRateLimits } from "./app/market/rate-limits.server";
+import { modesFingerprint, serviceModes } from "./app/market/service-modes.server";
 import { PAGE_CACHE_HEADER } from "./app/utils/cache";
 import { parseEnv } from "./app/utils/env.server";
 import { createGate, GateFull } from "./app/utils/gate.server";
@@ -266,6 +267,10 @@ let remixHandler = createRequestHandler(build, env.NODE_ENV);
 // the shell, where a render's memory is), the others wait in arrival order (app/utils/gate.server.ts).
 const renderGate = createGate(env.RENDER_CONCURRENCY, env.RENDER_QUEUE_MAX);
 const handleRequest = (request: Request, context: AppLoadContext) => renderGate.run(() => remixHandler(request, context));
+// The service modes (switched from the console by any process) change what every page shows: when this process
+// first sees a switch, within the modes' short cache, it drops its cached pages rather than serve the old ones.
+let modesSeen: string | null = null;
+let handleRequest = createRequestHandler(build, env.NODE_ENV);
 
 app.all("*", async (req, res, next) => {
   try {
@@ -284,8 +289,14 @@ app.all("*", async (req, res, next) => {
     }
     // Anonymous GET: served from the page micro-cache when the route opted in. The render is not tied to
     // this visitor's connection, since other visitors may be waiting for it. Nothing in it comes from the
-    // Host header (the address is PUBLIC_URL's), so the key is the language and the path.
-    const key = `${context.locale} ${req.originalUrl}`;
+    // Host header (the address is PUBLIC_URL's), so the key is the service modes, the language and the path.
+    const modes = modesFingerprint(await serviceModes(db, env.HOME_MODE));
+    if (modes !== modesSeen) {
+      if (modesSeen !== null) pageCache.clear();
+      modesSeen = modes;
+    }
+    // The modes are part of the key too, so a render begun under the old modes is never served under the new ones.
+    const key = `${modes} ${context.locale} ${req.originalUrl}`;
     const { page, hit } = await pageCache.get(key, context.cspNonce, () =>
       handleRequest(new Request(address, { method: "GET", headers: request.headers }), context),
     );

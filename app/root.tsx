@@ -5,6 +5,7 @@ import { NavigationProgress } from "./components/navigation-progress";
 import { languageQueryRedirect } from "./i18n/language.server";
 import { I18nScript, useTranslation } from "./i18n/react";
 import { useSyncLanguage } from "./i18n/use-locale";
+import { closedTarget, isAlwaysOpen, serviceModes } from "./market/service-modes.server";
 import styles from "./styles/app.css";
 import { restoredAddress } from "./utils/market-query";
 import { useNonce } from "./utils/nonce";
@@ -24,6 +25,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
   const restored = restoredAddress(new URL(request.url));
   if (restored) throw redirect(restored);
+  // Under inspection or error service every page goes to its notice, except the console and the notices themselves.
+  const closed = closedTarget(await serviceModes(context.db, context.env.HOME_MODE));
+  if (closed && !isAlwaysOpen(new URL(request.url).pathname)) throw redirect(closed, { headers: { "Cache-Control": "no-store" } });
   return data({ locale: context.locale, testMode: isTestMode(context) });
 }
 

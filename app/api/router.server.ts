@@ -5,6 +5,7 @@ import { isLocale, type Locale } from "../i18n/config";
 import { resources } from "../i18n/resources";
 import { MarketError } from "../market/errors";
 import { RateLimited } from "../market/rate-limits.server";
+import { closedTarget, serviceModes } from "../market/service-modes.server";
 import { retryAfterHeaders, tooManyText } from "../utils/rate-limit.server";
 import { fail } from "./envelope.server";
 import { routes } from "./routes.server";
@@ -47,6 +48,18 @@ export async function handleApi(request: Request, context: AppLoadContext, path:
   const method = request.method.toUpperCase();
   const headerLanguage = request.headers.get("language");
   const language = isLocale(headerLanguage) ? headerLanguage : context.locale;
+  // Under inspection or error service the API is closed too (its health check excepted): 503 with result.code 503
+  // and the reason in data.error.
+  const closed = path === "health" ? null : closedTarget(await serviceModes(context.db, context.env.HOME_MODE));
+  if (closed) {
+    const res = fail(
+      503,
+      closed === "/servicecheck" ? "The service is under inspection" : "Please try again in a few minutes",
+      closed === "/servicecheck" ? "SERVICE_INSPECTION" : "SERVICE_ERROR",
+    );
+    res.headers.set("Retry-After", "600");
+    return res;
+  }
   const matches = table.filter((r) => r.regex.test(path));
   if (!matches.length) return fail(404, `No API route for ${path}`);
   const route = matches.find((r) => r.method === method);

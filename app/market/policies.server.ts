@@ -1,6 +1,7 @@
 import type { DB } from "../db/db.server";
 import type { Locale } from "../i18n/config";
 import type { PolicyType } from "./policy-types";
+import { serviceModes } from "./service-modes.server";
 
 /** The policy in force now, in the visitor's language. */
 export async function currentPolicy(db: DB, type: PolicyType, locale: Locale, now = new Date()) {
@@ -15,9 +16,11 @@ export async function currentPolicy(db: DB, type: PolicyType, locale: Locale, no
     .executeTakeFirst();
 }
 
-/** The maintenance window shown on /servicecheck, stored as an ISO interval `start/end`. */
-export async function maintenanceWindow(db: DB): Promise<{ start: string; end: string } | null> {
-  const row = await db.selectFrom("settings").select("value").where("key", "=", "maintenance_window").executeTakeFirst();
-  const [start, end] = row?.value.split("/") ?? [];
-  return start && end ? { start, end } : null;
+/**
+ * What /servicecheck shows: the maintenance window (an ISO interval `start/end` in settings) and the operator's text
+ * in the visitor's language, switched from the console (service-modes.server.ts) and seen within its short cache.
+ */
+export async function maintenanceWindow(db: DB, locale: Locale): Promise<{ window: { start: string; end: string } | null; text: string }> {
+  const modes = await serviceModes(db);
+  return { window: modes.window, text: modes.text[locale] };
 }

@@ -5,13 +5,15 @@ import { CardGrid } from "../components/content-card";
 import { useTranslation } from "../i18n/react";
 import { homePage } from "../market/catalog/landing.server";
 import { currentPromotion } from "../market/orders/coupons.server";
+import { serviceModes } from "../market/service-modes.server";
 import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { home: mode } = await serviceModes(context.db, context.env.HOME_MODE);
   const [home, seo, promotion] = await Promise.all([
-    homePage(context.db, context.locale, context.env.HOME_MODE),
+    homePage(context.db, context.locale, mode),
     pageSeo(request, context, { titleKey: "meta.home" }),
     currentPromotion(context.db, context.locale),
   ]);

@@ -160,3 +160,63 @@ export async function downloadLibrary(db: DB, licenseId: number, locale: Locale,
     }),
   };
 }
+
+/** One download a member took, newest first (the operator console's member page). */
+export interface MemberDownload {
+  id: number;
+  contentId: number;
+  code: string;
+  title: string;
+  kind: string;
+  serial: string | null;
+  createdAt: string;
+}
+
+export const MEMBER_DOWNLOADS_LIMIT = 20;
+
+/** A member's latest downloads across their licences, with the total count. */
+export async function memberDownloads(
+  db: DB,
+  userId: number,
+  locale: Locale,
+  limit = MEMBER_DOWNLOADS_LIMIT,
+): Promise<{ list: MemberDownload[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    db
+      .selectFrom("downloads")
+      .innerJoin("contents", "contents.id", "downloads.content_id")
+      .leftJoin("licenses", "licenses.id", "downloads.license_id")
+      .select([
+        "downloads.id",
+        "downloads.content_id",
+        "downloads.kind",
+        "downloads.created_at",
+        "contents.code",
+        "contents.title_ko",
+        "contents.title_en",
+        "licenses.serial",
+      ])
+      .where("downloads.user_id", "=", userId)
+      .orderBy("downloads.created_at", "desc")
+      .orderBy("downloads.id", "desc")
+      .limit(limit)
+      .execute(),
+    db
+      .selectFrom("downloads")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("user_id", "=", userId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return {
+    total: Number(total.n),
+    list: rows.map((r) => ({
+      id: r.id,
+      contentId: r.content_id,
+      code: r.code,
+      title: locale === "ko" ? r.title_ko : r.title_en,
+      kind: r.kind,
+      serial: r.serial,
+      createdAt: r.created_at,
+    })),
+  };
+}

@@ -1,6 +1,7 @@
 import type { DB } from "../../db/db.server";
 import type { YoutubeChannels } from "../../integrations/youtube/channels.server";
 import { MarketError } from "../errors";
+import { type Actor, recordAudit } from "../operators/audit.server";
 import { enforce, RULES } from "../rate-limits.server";
 import { YOUTUBE_LOCK_DAYS } from "../rules";
 import type { WithdrawReason } from "./withdraw-reasons";
@@ -60,16 +61,53 @@ export async function setYoutubeChannel(db: DB, userId: number, channelId: strin
  * downloads, purchase requests and inquiries go with the user row; payment records are kept anonymous for the
  * legal retention period; licences stay with the integrated company account, unlinked from the market). The
  * reason is kept without personal data.
+ *
+ * An operator withdraws a member on their request through the same function (`by`): the same removal, plus one
+ * audit line `member.withdraw` with the operator's reason, written in the same transaction. The line names the
+ * member by id only (what was removed is counted, not copied), so the log keeps no personal data of a withdrawn member.
  */
 export async function withdrawMember(
   db: DB,
   userId: number,
   reason: { code: WithdrawReason; detail?: string },
   now = new Date(),
+  by?: { actor: Actor; reason: string },
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const user = await trx.selectFrom("users").select(["id", "user_type"]).where("id", "=", userId).executeTakeFirst();
     if (!user) throw new MarketError("NOT_FOUND", 404, "No such member");
+    if (by) {
+      const counted = async (table: "licenses" | "orders" | "passes" | "downloads" | "support_tickets") =>
+        Number(
+          (
+            await trx
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll<number>().as("n"))
+              .where("user_id", "=", userId)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      await recordAudit(
+        trx,
+        by.actor,
+        {
+          action: "member.withdraw",
+          targetType: "member",
+          targetId: userId,
+          before: {
+            userType: user.user_type,
+            licences: await counted("licenses"),
+            orders: await counted("orders"),
+            passes: await counted("passes"),
+            downloads: await counted("downloads"),
+            inquiries: await counted("support_tickets"),
+          },
+          after: { withdrawn: true, reason: reason.code },
+          reason: by.reason,
+        },
+        now,
+      );
+    }
     await trx.updateTable("licenses").set({ user_id: null }).where("user_id", "=", userId).execute();
     for (const table of [
       "downloads",

@@ -1,0 +1,211 @@
+import type { DB } from "../db/db.server";
+import type { Locale } from "../i18n/config";
+import { type Actor, recordAudit } from "./operators/audit.server";
+
+/**
+ * The store's service modes (issue 17 point 7), switched at runtime from the console and seen by every server
+ * process within MODES_TTL_MS, without a restart:
+ *  - home: "full" or "service-stop" (the home shows only the service-stop notice); HOME_MODE is its default until
+ *    an operator first switches it;
+ *  - inspection: the store is under inspection (storefront pages go to /servicecheck, the API answers 503), with the
+ *    window's times and an operator's text in each language, shown on /servicecheck;
+ *  - errorService: the store shows the error-service page (/errorservice) instead of its pages (the API answers 503).
+ * They live in the `settings` table (one row a key), written in one transaction with the audit line.
+ */
+export type HomeMode = "full" | "service-stop";
+
+export interface ServiceModes {
+  home: HomeMode;
+  inspection: boolean;
+  errorService: boolean;
+  /** The inspection window, ISO instants (the `maintenance_window` key, `start/end`). */
+  window: { start: string; end: string } | null;
+  /** The operator's inspection text in each language ("" when none). */
+  text: Record<Locale, string>;
+}
+
+export const MODE_KEYS = {
+  home: "home_mode",
+  inspection: "inspection",
+  errorService: "error_service",
+  window: "maintenance_window",
+  textKo: "maintenance_text_ko",
+  textEn: "maintenance_text_en",
+} as const;
+
+/** How long a process keeps the modes it read before reading them again: a switch reaches every process within it. */
+export const MODES_TTL_MS = 1000;
+
+type Row = { key: string; value: string };
+type ModesCache = WeakMap<DB, { at: number; rows: Promise<Row[]> }>;
+// One cache per process even when this module is loaded twice (server.ts imports the source, the Remix build
+// bundles its own copy): a switch forgotten by the build's copy is forgotten by the server's page cache too.
+const registry = globalThis as { [key: symbol]: ModesCache | undefined };
+const CACHE = Symbol.for("asset-market.service-modes");
+registry[CACHE] ??= new WeakMap();
+const cache = registry[CACHE];
+
+function parse(rows: Row[], defaultHome: HomeMode): ServiceModes {
+  const get = (key: string) => rows.find((r) => r.key === key)?.value;
+  const home = get(MODE_KEYS.home);
+  const [start, end] = get(MODE_KEYS.window)?.split("/") ?? [];
+  return {
+    home: home === "full" || home === "service-stop" ? home : defaultHome,
+    inspection: get(MODE_KEYS.inspection) === "on",
+    errorService: get(MODE_KEYS.errorService) === "on",
+    window: start && end ? { start, end } : null,
+    text: { ko: get(MODE_KEYS.textKo) ?? "", en: get(MODE_KEYS.textEn) ?? "" },
+  };
+}
+
+function readRows(db: DB): Promise<Row[]> {
+  return db.selectFrom("settings").select(["key", "value"]).where("key", "in", Object.values(MODE_KEYS)).execute();
+}
+
+/** The modes as stored now (no cache): the console reads these. */
+export async function readServiceModes(db: DB, defaultHome: HomeMode = "full"): Promise<ServiceModes> {
+  return parse(await readRows(db), defaultHome);
+}
+
+/**
+ * The modes for serving a request: read from the database at most once per MODES_TTL_MS per database handle (each
+ * server process has its own), so a switch made by any process is seen everywhere within that time.
+ */
+export async function serviceModes(db: DB, defaultHome: HomeMode = "full", now = Date.now()): Promise<ServiceModes> {
+  let hit = cache.get(db);
+  if (!hit || now - hit.at >= MODES_TTL_MS) {
+    const rows = readRows(db);
+    hit = { at: now, rows };
+    cache.set(db, hit);
+    // A failed read is not kept: the next request asks again.
+    rows.catch(() => {
+      if (cache.get(db)?.rows === rows) cache.delete(db);
+    });
+  }
+  return parse(await hit.rows, defaultHome);
+}
+
+/** Forgets this process's copy (after its own switch, so the operator sees the change at once). */
+export function forgetServiceModes(db: DB): void {
+  cache.delete(db);
+}
+
+/**
+ * A fingerprint of what the modes make the storefront show: the server's page micro-cache drops its pages when it
+ * changes, so no cached page of the old mode outlives a switch by more than MODES_TTL_MS.
+ */
+export function modesFingerprint(m: ServiceModes): string {
+  return `${m.home}|${m.inspection ? 1 : 0}|${m.errorService ? 1 : 0}`;
+}
+
+export interface ModesChange {
+  home: HomeMode;
+  inspection: boolean;
+  errorService: boolean;
+  window: { start: string; end: string } | null;
+  text: Record<Locale, string>;
+}
+
+/** Where a storefront request goes under the modes: null when the store is open (error service wins over inspection). */
+export function closedTarget(m: Pick<ServiceModes, "inspection" | "errorService">): "/errorservice" | "/servicecheck" | null {
+  if (m.errorService) return "/errorservice";
+  if (m.inspection) return "/servicecheck";
+  return null;
+}
+
+/**
+ * Paths that are never closed by inspection or error service: the console (operators switch the modes back from
+ * there), the two pages themselves, the payment sandbox's hosted page (a gateway, not the store) and the health check.
+ */
+export function isAlwaysOpen(pathname: string): boolean {
+  return (
+    pathname === "/admin" ||
+    pathname.startsWith("/admin/") ||
+    pathname === "/servicecheck" ||
+    pathname === "/errorservice" ||
+    pathname.startsWith("/sandbox/") ||
+    pathname === "/healthz"
+  );
+}
+
+/**
+ * Switches the modes: one settings row per changed key and one audit line per changed switch (`mode.home`,
+ * `mode.inspection`, `mode.error_service`, `mode.window`), in one transaction. Answers what changed.
+ */
+export async function changeServiceModes(db: DB, change: ModesChange, actor: Actor, defaultHome: HomeMode = "full", now = new Date()) {
+  const changed = await db.transaction().execute(async (trx) => {
+    const before = await readServiceModes(trx, defaultHome);
+    const put = (key: string, value: string) =>
+      trx
+        .insertInto("settings")
+        .values({ key, value })
+        .onConflict((oc) => oc.column("key").doUpdateSet({ value }))
+        .execute();
+    const done: string[] = [];
+    if (before.home !== change.home) {
+      await put(MODE_KEYS.home, change.home);
+      await recordAudit(
+        trx,
+        actor,
+        { action: "mode.home", targetType: "service_mode", targetId: "home", before: before.home, after: change.home },
+        now,
+      );
+      done.push("home");
+    }
+    if (before.inspection !== change.inspection) {
+      await put(MODE_KEYS.inspection, change.inspection ? "on" : "off");
+      await recordAudit(
+        trx,
+        actor,
+        {
+          action: "mode.inspection",
+          targetType: "service_mode",
+          targetId: "inspection",
+          before: before.inspection,
+          after: change.inspection,
+        },
+        now,
+      );
+      done.push("inspection");
+    }
+    if (before.errorService !== change.errorService) {
+      await put(MODE_KEYS.errorService, change.errorService ? "on" : "off");
+      await recordAudit(
+        trx,
+        actor,
+        {
+          action: "mode.error_service",
+          targetType: "service_mode",
+          targetId: "error_service",
+          before: before.errorService,
+          after: change.errorService,
+        },
+        now,
+      );
+      done.push("errorService");
+    }
+    const windowText = (w: ServiceModes["window"]) => (w ? `${w.start}/${w.end}` : "");
+    if (windowText(before.window) !== windowText(change.window) || before.text.ko !== change.text.ko || before.text.en !== change.text.en) {
+      if (change.window) await put(MODE_KEYS.window, windowText(change.window));
+      else await trx.deleteFrom("settings").where("key", "=", MODE_KEYS.window).execute();
+      await put(MODE_KEYS.textKo, change.text.ko);
+      await put(MODE_KEYS.textEn, change.text.en);
+      await recordAudit(
+        trx,
+        actor,
+        {
+          action: "mode.window",
+          targetType: "service_mode",
+          targetId: "window",
+          before: { window: before.window, text: before.text },
+          after: { window: change.window, text: change.text },
+        },
+        now,
+      );
+      done.push("window");
+    }
+    return done;
+  });
+  forgetServiceModes(db);
+  return changed;
+}
