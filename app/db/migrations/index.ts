@@ -17,6 +17,7 @@ import * as m0015 from "./0015_sign_in_handoffs";
 import * as m0016 from "./0016_mail_queue";
 import * as m0017 from "./0017_support_answers";
 import * as m0018 from "./0018_operators";
+import * as m0024 from "./0024_report_indexes";
 
 /** Every migration, in order. Imported statically so the server bundle carries them. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   "0016_mail_queue": m0016,
   "0017_support_answers": m0017,
   "0018_operators": m0018,
+  "0024_report_indexes": m0024,
 };
