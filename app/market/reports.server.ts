@@ -16,15 +16,9 @@ import type { DB } from "../db/db.server";
 import type { Locale } from "../i18n/config";
 import type { Currency } from "./money";
 
-export const REPORT_CURRENCIES: readonly Currency[] = ["KRW", "USD"];
-/** The order types are shown in (catalog types, then passes); a type not listed here follows in name order. */
-export const REPORT_TYPES = ["video", "icon", "audio", "font", "package", "pass"] as const;
-export const DOWNLOAD_KINDS = ["purchase", "pass", "free", "benefit"] as const;
-/** The longest range a report reads (a year and a day). */
-export const REPORT_MAX_DAYS = 366;
-/** The default range: the last 30 days, today included. */
-export const REPORT_DEFAULT_DAYS = 30;
-export const TOP_LIMIT = 10;
+import { DOWNLOAD_KINDS, REPORT_CURRENCIES, REPORT_DEFAULT_DAYS, REPORT_MAX_DAYS, REPORT_TYPES, TOP_LIMIT } from "./report-rules";
+
+export { DOWNLOAD_KINDS, REPORT_CURRENCIES, REPORT_DEFAULT_DAYS, REPORT_MAX_DAYS, REPORT_TYPES, TOP_LIMIT };
 
 const DAY_MS = 86_400_000;
 

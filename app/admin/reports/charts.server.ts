@@ -24,7 +24,13 @@ function tickFormatter(format: ValueFormat, locale: Locale) {
     const f = new Intl.NumberFormat(tag, { maximumFractionDigits: 0, notation: "compact" });
     return (v: number) => f.format(v);
   }
-  const f = new Intl.NumberFormat(tag, { style: "currency", currency: format, notation: "compact", maximumFractionDigits: 1 });
+  const f = new Intl.NumberFormat(tag, {
+    style: "currency",
+    currency: format,
+    notation: "compact",
+    minimumFractionDigits: 0,
+    maximumFractionDigits: 1,
+  });
   return (v: number) => f.format(format === "USD" ? v / 100 : v);
 }
 
@@ -140,6 +146,8 @@ function categoryLabels(scene: ChartScene, categories: string[], xOf: (c: string
 
 const BAR_ROW = 26;
 const BAR_LEFT = 220;
+/** Room for the last tick's text, centred on the right end. */
+const BAR_RIGHT = 40;
 
 /** Horizontal bars, one per labelled row (types, items), longest first as given. */
 export function barChart(rows: { label: string; value: number }[], format: ValueFormat, locale: Locale): ChartScene {
@@ -149,7 +157,7 @@ export function barChart(rows: { label: string; value: number }[], format: Value
   const x = scaleLinear()
     .domain([Math.min(0, ...values), Math.max(1, ...values)])
     .nice(5)
-    .range([BAR_LEFT, WIDTH - MARGIN.right]);
+    .range([BAR_LEFT, WIDTH - BAR_RIGHT]);
   const y = scaleBand<number>()
     .domain(rows.map((_r, i) => i))
     .range([MARGIN.top, height - MARGIN.bottom])

@@ -1,7 +1,8 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "../../i18n/react";
-import { DOWNLOAD_KINDS, downloadsReport } from "../../market/reports.server";
+import { DOWNLOAD_KINDS } from "../../market/report-rules";
+import { downloadsReport } from "../../market/reports.server";
 import reportStyles from "../../styles/admin-reports.css";
 import { requireOperator } from "../guard.server";
 import { adminT } from "../strings.server";
