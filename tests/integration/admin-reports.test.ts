@@ -341,6 +341,11 @@ describe(`reports: sales, refunds, downloads and top items on ${ENGINE}`, () => 
     const topDownloads = await csv("top-downloads", "en");
     expect(topDownloads.slice(1).map((r) => Number(r[4]))).toEqual(top.downloads.map((d) => d.count));
 
+    // Without a kind: the first table (sales per day in won, the last 30 days).
+    const plain = await get("/admin/reports/export", "en");
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get("content-disposition")).toMatch(/filename="report-sales-days-KRW-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv"/);
+    expect(parseCsv((await plain.text()).replace(/^\uFEFF/, ""))).toHaveLength(31);
     // A wrong kind or range: 400 in plain text.
     const bad = await get(`/admin/reports/export?kind=passwords&${q}`, "en");
     expect(bad.status).toBe(400);

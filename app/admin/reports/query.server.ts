@@ -19,7 +19,7 @@ export const EXPORT_KINDS = [
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 
 export const exportQuerySchema = reportQuerySchema.extend({
-  kind: z.enum(EXPORT_KINDS),
+  kind: z.enum(EXPORT_KINDS).default("sales-days"),
   currency: z.enum(["KRW", "USD"]).optional(),
 });
 
