@@ -106,6 +106,7 @@ describe(`reports: sales, refunds, downloads and top items on ${ENGINE}`, () => 
       origin: "http://store.test",
     });
     await sandbox.act(placed.orderNo, "approve");
+    if (method === "vbank") await sandbox.act(placed.orderNo, "deposit");
     await sandbox.settled();
     const order = await db.selectFrom("orders").selectAll().where("order_no", "=", placed.orderNo).executeTakeFirstOrThrow();
     expect(order.status).toBe("complete");
@@ -145,6 +146,20 @@ describe(`reports: sales, refunds, downloads and top items on ${ENGINE}`, () => 
       locale: "ko",
       now: new Date("2025-03-12T02:00:00.000Z"),
     });
+    // A virtual account paid 2025-03-11 14:00 in Seoul and refunded whole that day: 10% of it is kept back.
+    const v = await buy(s, 1, "vbank", "2025-03-11T05:00:00.000Z");
+    await cancelOrder(db, call.payments, {
+      userId: s.userId,
+      orderId: v.order.id,
+      lineIds: [],
+      reason: "changed my mind",
+      refundAccount: { bank: "004", number: "12345678901234", holderName: "Buyer" },
+      locale: "ko",
+      now: new Date("2025-03-11T06:00:00.000Z"),
+    });
+    const kept = Math.round(total(v.lines) / 10);
+    const vRefunded = Math.round(((total(v.lines) - kept) * sale(v.lines)) / total(v.lines));
+    expect(vRefunded).toBeLessThan(sale(v.lines));
     // In dollars, its time written with an offset (as PortOne does): 2025-03-11 12:00 in Seoul.
     const d = await buy(s, 1, "paypal", "2025-03-11T12:00:00+09:00");
     // Just outside the range on either side: 2025-03-09 23:59:59.999 and 2025-03-13 00:00 in Seoul.
@@ -162,7 +177,14 @@ describe(`reports: sales, refunds, downloads and top items on ${ENGINE}`, () => 
       refunded: 0,
       net: sale(a.lines) + sale(b.lines),
     });
-    expect(d11.KRW).toEqual({ orders: 0, items: 0, gross: 0, refundedItems: 1, refunded: sale(b.lines), net: -sale(b.lines) });
+    expect(d11.KRW).toEqual({
+      orders: 1,
+      items: 1,
+      gross: sale(v.lines),
+      refundedItems: 2,
+      refunded: sale(b.lines) + vRefunded,
+      net: sale(v.lines) - sale(b.lines) - vRefunded,
+    });
     expect(d12.KRW).toEqual({
       orders: 1,
       items: 2,
@@ -173,27 +195,34 @@ describe(`reports: sales, refunds, downloads and top items on ${ENGINE}`, () => 
     });
     expect(d11.USD).toEqual({ orders: 1, items: 1, gross: sale(d.lines), refundedItems: 0, refunded: 0, net: sale(d.lines) });
     expect(d10.USD.gross + d12.USD.gross).toBe(0);
-    const krwNet = sale(a.lines) + sale(b.lines) + sale(c.lines) - sale(b.lines) - sale([c.lines[0]]);
-    expect(report.totals.KRW).toMatchObject({ orders: 3, items: 5, net: krwNet });
+    // What the virtual account kept back stays a sale.
+    const krwNet = sale(a.lines) + sale(c.lines) - sale([c.lines[0]]) + sale(v.lines) - vRefunded;
+    expect(report.totals.KRW).toMatchObject({ orders: 4, items: 6, net: krwNet });
     expect(report.totals.USD).toMatchObject({ orders: 1, items: 1, net: sale(d.lines) });
     // Per type: the same totals, spread over the lines' types.
     for (const cur of ["KRW", "USD"] as const) expect(report.types.reduce((n, t) => n + t[cur].net, 0)).toBe(report.totals[cur].net);
     const typeOfA = a.lines[0].item_type as string;
-    const expectedOfType = [...a.lines, ...b.lines, ...c.lines]
+    const expectedOfType = [...a.lines, ...b.lines, ...c.lines, ...v.lines]
       .filter((l) => l.item_type === typeOfA)
       .reduce((n, l) => n + l.unit_price - l.discount, 0);
     expect(report.types.find((t) => t.type === typeOfA)?.KRW.gross).toBe(expectedOfType);
 
     const refunds = await refundsReport(db, RANGE);
     expect(refunds.days[0].KRW.count).toBe(0);
-    expect(refunds.days[1].KRW).toEqual({ count: 1, items: 1, amount: total(b.lines), deduction: 0, net: sale(b.lines) });
+    expect(refunds.days[1].KRW).toEqual({
+      count: 2,
+      items: 2,
+      amount: total(b.lines) + total(v.lines) - kept,
+      deduction: kept,
+      net: sale(b.lines) + vRefunded,
+    });
     expect(refunds.days[2].KRW).toEqual({ count: 1, items: 1, amount: total([c.lines[0]]), deduction: 0, net: sale([c.lines[0]]) });
     expect(refunds.totals.USD.count).toBe(0);
     // Refunds reported equal what the refund rows say was paid back.
     const booked = await db
       .selectFrom("refunds")
       .select((eb) => eb.fn.sum<number>("amount").as("n"))
-      .where("order_id", "in", [b.order.id, c.order.id])
+      .where("order_id", "in", [b.order.id, c.order.id, v.order.id])
       .executeTakeFirstOrThrow();
     expect(refunds.totals.KRW.amount).toBe(Number(booked.n));
 
@@ -201,7 +230,7 @@ describe(`reports: sales, refunds, downloads and top items on ${ENGINE}`, () => 
     // The refunded items net to nothing; the dollar item ranks alone in dollars.
     expect(top.sales.USD).toHaveLength(1);
     expect(top.sales.USD[0]).toMatchObject({ contentId: d.lines[0].content_id, items: 1, net: sale(d.lines) });
-    expect(top.sales.KRW).toHaveLength(5);
+    expect(top.sales.KRW).toHaveLength(6);
     const refundedB = top.sales.KRW.find((r) => r.contentId === b.lines[0].content_id);
     expect(refundedB).toMatchObject({ items: 1, gross: sale(b.lines), refunded: sale(b.lines), net: 0 });
     const nets = top.sales.KRW.map((r) => r.net);
