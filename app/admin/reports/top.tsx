@@ -64,7 +64,7 @@ export default function TopItems() {
                   <>
                     <div className="report-pair">
                       <ReportChart scene={loaded.charts.sales[c]} label={t("admin.reports.top.salesChart", { currency })} />
-                      <div className="admin-table-scroll report-table">
+                      <div className="admin-table-scroll report-table report-top">
                         <table className="admin-table">
                           <caption>{t("admin.reports.top.salesCaption", { currency })}</caption>
                           <thead>
@@ -109,7 +109,7 @@ export default function TopItems() {
             <>
               <div className="report-pair">
                 <ReportChart scene={loaded.charts.downloads} label={t("admin.reports.top.downloadsChart")} />
-                <div className="admin-table-scroll report-table">
+                <div className="admin-table-scroll report-table report-top">
                   <table className="admin-table">
                     <caption>{t("admin.reports.top.downloadsCaption")}</caption>
                     <thead>
