@@ -70,6 +70,11 @@ export default {
         route("modes", "admin/modes/index.tsx", { id: "admin-modes" });
 
         // reports
+        route("reports", "admin/reports/sales.tsx", { id: "admin-reports" });
+        route("reports/downloads", "admin/reports/downloads.tsx", { id: "admin-reports-downloads" });
+        route("reports/top", "admin/reports/top.tsx", { id: "admin-reports-top" });
+        route("reports/refunds", "admin/reports/refunds.tsx", { id: "admin-reports-refunds" });
+        route("reports/export", "admin/reports/export.ts", { id: "admin-reports-export" });
       });
     });
   },
