@@ -270,7 +270,6 @@ const handleRequest = (request: Request, context: AppLoadContext) => renderGate.
 // The service modes (switched from the console by any process) change what every page shows: when this process
 // first sees a switch, within the modes' short cache, it drops its cached pages rather than serve the old ones.
 let modesSeen: string | null = null;
-let handleRequest = createRequestHandler(build, env.NODE_ENV);
 
 app.all("*", async (req, res, next) => {
   try {

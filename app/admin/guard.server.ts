@@ -7,11 +7,12 @@ import { sessionSecret } from "../utils/cookies.server";
 
 /**
  * The console's session cookie `op`: the operator session's token (stored hashed), HttpOnly, SameSite=Strict,
- * path /admin, Secure behind https. It lives as long as the session's absolute end; the idle end is the server's.
+ * Secure behind https. Its path is `/`: Remix fetches the console home's data at `/admin.data`, which a cookie
+ * of path `/admin` does not reach (a signed-in operator then looped back to the sign-in page). It lives as long as the session's absolute end; the idle end is the server's.
  */
 export function operatorCookie(context: AppLoadContext) {
   return createCookie("op", {
-    path: "/admin",
+    path: "/",
     httpOnly: true,
     sameSite: "strict",
     secure: Boolean(context.env.PUBLIC_URL?.startsWith("https://")),
