@@ -1,8 +1,8 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "../../i18n/react";
-import { CONTENT_TYPES } from "../../market/catalog/detail.server";
-import { CONTENT_STATUSES, listCatalog } from "../../market/catalog/manage.server";
+import { CONTENT_STATUSES, CONTENT_TYPES } from "../../market/catalog/kinds";
+import { listCatalog } from "../../market/catalog/manage.server";
 import { formatMoney } from "../../market/money";
 import catalogStyles from "../../styles/admin-catalog.css";
 import { seoulText } from "../../utils/dates";

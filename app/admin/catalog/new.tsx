@@ -2,7 +2,7 @@ import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionA
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "../../i18n/react";
 import { createContent } from "../../market/catalog/create.server";
-import { CONTENT_TYPES } from "../../market/catalog/detail.server";
+import { CONTENT_TYPES } from "../../market/catalog/kinds";
 import { taxonomyOptions } from "../../market/catalog/manage.server";
 import { MEDIA_FORM_LIMITS } from "../../market/catalog/media-files.server";
 import catalogStyles from "../../styles/admin-catalog.css";
@@ -79,7 +79,7 @@ export default function CatalogNew() {
           </p>
         ) : null}
         <fieldset>
-          <legend>{t("admin.catalog.fields.file")}</legend>
+          <legend>{t("admin.catalog.new.fileLegend")}</legend>
           <div className="catalog-grid">
             <label>
               {t("admin.catalog.new.type")}

@@ -5,7 +5,9 @@ import type { Locale } from "../../i18n/config";
 import { type BpmBand, bpmBand } from "../rules";
 import { CARD_COLUMNS, type ContentCard, selectCards, toCard } from "./cards.server";
 
-export const CONTENT_TYPES = ["video", "icon", "audio", "font", "package"] as const;
+import { CONTENT_TYPES } from "./kinds";
+
+export { CONTENT_TYPES };
 export const isContentType = (v: unknown): v is ContentsType => typeof v === "string" && (CONTENT_TYPES as readonly string[]).includes(v);
 
 export interface ContentDetail extends ContentCard {

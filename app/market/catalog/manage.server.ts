@@ -12,8 +12,7 @@ import { reindexContents } from "../search/indexer.server";
  */
 
 export const CATALOG_PAGE_SIZE = 30;
-export const CONTENT_STATUSES = ["active", "discontinued"] as const satisfies readonly ContentStatus[];
-export const PRICE_TYPES = ["paid", "free", "benefit"] as const satisfies readonly PriceType[];
+export { CONTENT_STATUSES, PRICE_TYPES } from "./kinds";
 /** Audio kinds (contents_type_sub): sound effect, background music, AI background music. */
 export const AUDIO_SUBS = [3001, 3002, 3003] as const;
 export const BPM_RANGE = { min: 20, max: 300 } as const;
