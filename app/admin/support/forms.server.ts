@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { GUIDE_STEP_COUNT, type GuideStepInput } from "../../market/guide.server";
 import { INQUIRY_STATUSES, SUPPORT_CATEGORIES } from "../../market/support-rules";
+import { ANSWER_MAX, FAQ_ANSWER_MAX, FAQ_QUESTION_MAX, GUIDE_TEXT_MAX, GUIDE_TITLE_MAX, REASON_MAX } from "./limits";
 
 /** The support section's form and query schemas (server-only, so zod stays out of the browser bundle). */
 
@@ -20,9 +21,6 @@ export const inquiryQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).catch(1),
 });
 
-export const ANSWER_MAX = 5000;
-export const REASON_MAX = 500;
-
 /** The answer form on /admin/inquiries/:id. */
 export const answerSchema = z.object({
   answer: z.string().trim().min(1, "answer_required").max(ANSWER_MAX, "answer_long"),
@@ -30,9 +28,6 @@ export const answerSchema = z.object({
 });
 
 export const positiveIdSchema = z.coerce.number().int().positive().max(2_147_483_647);
-
-export const FAQ_QUESTION_MAX = 300;
-export const FAQ_ANSWER_MAX = 4000;
 
 /** An FAQ entry's fields (the add form on /admin/publishing/faq, the edit form on /admin/publishing/faq/:id). */
 export const faqSchema = z.object({
@@ -67,8 +62,6 @@ export const faqQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).catch(1),
 });
 
-export const GUIDE_TITLE_MAX = 200;
-export const GUIDE_TEXT_MAX = 1000;
 const LANGS = ["Ko", "En"] as const;
 
 /** The guide's form: title{Ko,En}{n} and text{Ko,En}{n} for n = 1..6; answers the steps or the first bad field's name. */

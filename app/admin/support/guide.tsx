@@ -5,7 +5,8 @@ import { consoleGuide, updateGuide } from "../../market/guide.server";
 import supportStyles from "../../styles/admin-support.css";
 import { seoulText } from "../../utils/dates";
 import { actorOf, domainCall, requireOperator } from "../guard.server";
-import { formObject, GUIDE_TEXT_MAX, GUIDE_TITLE_MAX, parseGuideForm } from "./forms.server";
+import { formObject, parseGuideForm } from "./forms.server";
+import { GUIDE_TEXT_MAX, GUIDE_TITLE_MAX } from "./limits";
 
 export { AdminError as ErrorBoundary } from "../parts";
 

@@ -7,7 +7,8 @@ import { consoleInquiry } from "../../market/support-console.server";
 import supportStyles from "../../styles/admin-support.css";
 import { seoulText } from "../../utils/dates";
 import { actorOf, domainCall, requireOperator } from "../guard.server";
-import { ANSWER_MAX, answerSchema, formObject, positiveIdSchema, REASON_MAX } from "./forms.server";
+import { answerSchema, formObject, positiveIdSchema } from "./forms.server";
+import { ANSWER_MAX, REASON_MAX } from "./limits";
 
 export { AdminError as ErrorBoundary } from "../parts";
 
