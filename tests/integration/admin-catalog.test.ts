@@ -440,8 +440,15 @@ describe(`operator console: the catalog on ${ENGINE}`, () => {
       expect(html).toContain(message);
       expect(html).toContain(`value="${values.titleEn}"`);
     }
+    // Over 20 MB: read past, not kept, and said so with the fields kept.
+    const big = new Uint8Array(21 * 1024 * 1024);
+    big.set(new TextEncoder().encode("\0\0\0\x18ftypisom"), 0);
+    const tooBig = await upload(fields("video", "Kept title seven"), big, "big.mp4");
+    expect(tooBig.status).toBe(400);
+    expect((await tooBig.text()).replaceAll("<!-- -->", "")).toContain("The file is larger than 20 MB.");
     expect(await count()).toBe(before);
-    expect(fs.readdirSync(path.join(dataDir, "storage", "uploads")).some((f) => f.startsWith(".tmp-"))).toBe(false);
+    const uploads = path.join(dataDir, "storage", "uploads");
+    expect(fs.existsSync(uploads) && fs.readdirSync(uploads).some((f) => f.startsWith(".tmp-"))).toBe(false);
     // A package may come without a file (and bundles items later).
     const pack = await created(await upload(fields("package", "Walrus starter pack"), null));
     expect(pack.file_path).toBeNull();
