@@ -440,8 +440,15 @@ describe(`operator console: the catalog on ${ENGINE}`, () => {
       expect(html).toContain(message);
       expect(html).toContain(`value="${values.titleEn}"`);
     }
+    // Over 20 MB: read past, not kept, and said so with the fields kept.
+    const big = new Uint8Array(21 * 1024 * 1024);
+    big.set(new TextEncoder().encode("\0\0\0\x18ftypisom"), 0);
+    const tooBig = await upload(fields("video", "Kept title seven"), big, "big.mp4");
+    expect(tooBig.status).toBe(400);
+    expect((await tooBig.text()).replaceAll("<!-- -->", "")).toContain("The file is larger than 20 MB.");
     expect(await count()).toBe(before);
-    expect(fs.readdirSync(path.join(dataDir, "storage", "uploads")).some((f) => f.startsWith(".tmp-"))).toBe(false);
+    const uploads = path.join(dataDir, "storage", "uploads");
+    expect(fs.existsSync(uploads) && fs.readdirSync(uploads).some((f) => f.startsWith(".tmp-"))).toBe(false);
     // A package may come without a file (and bundles items later).
     const pack = await created(await upload(fields("package", "Walrus starter pack"), null));
     expect(pack.file_path).toBeNull();
@@ -534,6 +541,12 @@ describe(`operator console: the catalog on ${ENGINE}`, () => {
     const body = new FormData();
     body.append("sheet", new File([typeof bytes === "string" ? new TextEncoder().encode(bytes) : (bytes as BlobPart)], name));
     return call("/admin/catalog/import", { method: "POST", headers: { ...en, cookie }, body, ip: "198.51.100.131" });
+  };
+
+  const importThenFind = async (title: string) => {
+    const res = await importSheet("one.csv", `type,title_ko,title_en,price_type\nicon,${title} 한국어,${title},free`);
+    expect(res.status).toBe(200);
+    return db.selectFrom("contents").select(["id", "code"]).where("title_en", "=", title).execute();
   };
 
   it("imports a CSV sheet: valid rows created together and searchable, rejected rows reported by number and reason", async () => {
@@ -643,5 +656,41 @@ describe(`operator console: the catalog on ${ENGINE}`, () => {
     expect((await none.text()).replaceAll("<!-- -->", "")).toContain("Choose a CSV or XLSX file.");
     // The page lists the taxonomy codes a sheet may use.
     expect((await page("/admin/catalog/import")).html).toContain("<code>jazz</code>");
+  });
+
+  it("gives an item without a file (an imported one) its media file, or replaces one, and makes its previews again, audited", async () => {
+    const [item] = await importThenFind("Ibex outline icon");
+    const send = (bytes: Uint8Array | null, name: string) => {
+      const body = new FormData();
+      body.append("intent", "media-replace");
+      if (bytes) body.append("file", new File([bytes as BlobPart], name));
+      return call(`/admin/catalog/${item.id}`, { method: "POST", headers: { ...en, cookie }, body, ip: "198.51.100.131" });
+    };
+    expect((await page(`/admin/catalog/${item.id}`)).html).toContain("No media file yet.");
+    const wrong = await send(fontBytes(), "icon.png");
+    expect(wrong.status).toBe(400);
+    expect((await wrong.text()).replaceAll("<!-- -->", "")).toContain("This file is not of a kind this type takes");
+    expect((await send(null, "none.png")).status).toBe(400);
+    const ok = await send(eventImagePng(2), "icon.png");
+    expect((await ok.text()).replaceAll("<!-- -->", "")).toContain("The file was stored; the previews are being made again.");
+    const row = await db.selectFrom("contents").selectAll().where("id", "=", item.id).executeTakeFirstOrThrow();
+    expect(row.file_path).toBe(`uploads/${item.code}.png`);
+    expect(await auditOf("content.media_replace", item.id)).toBeTruthy();
+    expect(await runMediaJobs(db, dataDir)).toEqual({ done: 1, failed: 0 });
+    expect((await db.selectFrom("contents").select("poster_path").where("id", "=", item.id).executeTakeFirstOrThrow()).poster_path).toBe(
+      `/media/uploads/${item.code}/picture.png`,
+    );
+    // Replaced by an SVG: the PNG original is removed after the commit.
+    await send(
+      new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64"/></svg>'),
+      "i.svg",
+    );
+    expect(fs.existsSync(path.join(dataDir, "storage", "uploads", `${item.code}.png`))).toBe(false);
+    expect(fs.existsSync(path.join(dataDir, "storage", "uploads", `${item.code}.svg`))).toBe(true);
+    expect(await runMediaJobs(db, dataDir)).toEqual({ done: 1, failed: 0 });
+    expect(await db.selectFrom("contents").select(["width", "poster_path"]).where("id", "=", item.id).executeTakeFirstOrThrow()).toEqual({
+      width: 64,
+      poster_path: `/media/uploads/${item.code}/picture.svg`,
+    });
   });
 });

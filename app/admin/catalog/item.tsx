@@ -2,6 +2,7 @@ import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionA
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "../../i18n/react";
+import { replaceMediaFile } from "../../market/catalog/create.server";
 import {
   addToPackage,
   catalogItem,
@@ -11,9 +12,11 @@ import {
   taxonomyOptions,
   updateContent,
 } from "../../market/catalog/manage.server";
+import { MEDIA_FORM_LIMITS } from "../../market/catalog/media-files.server";
 import { latestMediaJob, mediaPeaks, retryMediaJob } from "../../market/catalog/media-jobs.server";
 import catalogStyles from "../../styles/admin-catalog.css";
 import { seoulText } from "../../utils/dates";
+import { readBoundedForm } from "../../utils/multipart.server";
 import { formObject } from "../forms.server";
 import { actorOf, domainCall, requireOperator } from "../guard.server";
 import { ContentFields, valuesOf } from "./fields";
@@ -63,17 +66,18 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   };
 }
 
-type Done = "saved" | "discontinued" | "restored" | "added" | "removed" | "retried" | "unchanged";
+type Done = "saved" | "discontinued" | "restored" | "added" | "removed" | "retried" | "replaced" | "unchanged";
 type Answer =
   | { ok: true; done: Done; form: string }
-  | { ok: false; form: "update" | "package" | "status"; problem: string; values: Record<string, string> };
+  | { ok: false; form: "update" | "package" | "status" | "media"; problem: string; values: Record<string, string> };
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const op = await requireOperator(request, context, "catalog");
   const id = idParam.safeParse(params.id);
   if (!id.success) throw data(null, { status: 404 });
   const actor = actorOf(op, context);
-  const form = formObject(await request.formData());
+  const { form: body, oversized, truncated } = await readBoundedForm(request, MEDIA_FORM_LIMITS);
+  const form = formObject(body);
   const reply = (answer: Answer, status = 200) => data(answer, { status });
   switch (form.intent) {
     case "update": {
@@ -104,6 +108,14 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       if (!parsed.success) return reply({ ok: false, form: "package", problem: "unknown", values: {} }, 400);
       const removed = await domainCall(() => removeFromPackage(context.db, actor, id.data, parsed.data.contentId));
       return reply({ ok: true, done: removed ? "removed" : "unchanged", form: "package" });
+    }
+    case "media-replace": {
+      if (truncated || oversized.includes("file")) return reply({ ok: false, form: "media", problem: "fileTooLarge", values: {} }, 400);
+      const file = body.get("file");
+      const bytes = file instanceof File && file.size > 0 ? new Uint8Array(await file.arrayBuffer()) : null;
+      const result = await domainCall(() => replaceMediaFile(context.db, context.env.DATA_DIR, actor, id.data, bytes));
+      if (!result.ok) return reply({ ok: false, form: "media", problem: result.problem, values: {} }, 400);
+      return reply({ ok: true, done: "replaced", form: "media" });
     }
     case "retry-media": {
       const retried = await retryMediaJob(context.db, actor, id.data);
@@ -218,6 +230,29 @@ export default function CatalogItem() {
             </>
           ) : null}
         </section>
+      ) : null}
+
+      <Form method="post" encType="multipart/form-data" className="admin-inline-form catalog-upload">
+        <input type="hidden" name="intent" value="media-replace" />
+        <p>{item.filePath ? t("admin.catalog.media.current", { file: item.filePath }) : t("admin.catalog.media.none")}</p>
+        <label>
+          {item.filePath ? t("admin.catalog.media.replace") : t("admin.catalog.media.upload")}
+          <input
+            type="file"
+            name="file"
+            required
+            aria-invalid={failed?.form === "media" ? true : undefined}
+            aria-describedby={failed?.form === "media" ? "media-problem" : undefined}
+          />
+        </label>
+        <button type="submit" disabled={busy}>
+          {t("admin.catalog.media.submit")}
+        </button>
+      </Form>
+      {failed?.form === "media" ? (
+        <p id="media-problem" role="alert" className="admin-alert">
+          {t(`admin.catalog.problems.${failed.problem}`)}
+        </p>
       ) : null}
 
       <h2 id="edit-heading">{t("admin.catalog.edit.heading")}</h2>

@@ -4,6 +4,7 @@ import path from "node:path";
 import { sql } from "kysely";
 import type { DB } from "../../db/db.server";
 import type { ContentsType } from "../../db/schema";
+import { MarketError } from "../errors";
 import { type Actor, recordAudit } from "../operators/audit.server";
 import { reindexContents } from "../search/indexer.server";
 import { type ContentInput, type ContentProblem, checkContentInput, contentColumns, contentSnapshot } from "./manage.server";
@@ -126,17 +127,81 @@ export async function createContent(db: DB, dataDir: string, actor: Actor, item:
   const staged = checked && item.file ? await stage(dataDir, checked, item.file) : null;
   const finals: string[] = [];
   try {
-    const made = await db
-      .transaction()
-      .execute((trx) =>
-        insertItem(trx, actor, item.type, item.input, staged && item.file ? { staged, size: item.file.length } : null, finals, now),
-      );
-    return { ok: true, ...made };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const made = await db
+          .transaction()
+          .execute((trx) =>
+            insertItem(trx, actor, item.type, item.input, staged && item.file ? { staged, size: item.file.length } : null, finals, now),
+          );
+        return { ok: true, ...made };
+      } catch (error) {
+        // Two creations at once may pick the same next code (PostgreSQL, read committed): the second takes the next.
+        if (attempt < 4 && codeTaken(error)) continue;
+        throw error;
+      }
+    }
   } catch (error) {
     if (staged) await fs.rm(staged.temp, { force: true });
     for (const f of finals) await fs.rm(f, { force: true });
     throw error;
   }
+}
+
+/** The unique index on contents.code refused the insert. */
+function codeTaken(error: unknown): boolean {
+  const e = error as { message?: unknown; constraint?: unknown };
+  return e?.constraint === "contents_code_uq" || /contents_code_uq|UNIQUE constraint failed: contents\.code/.test(String(e?.message ?? ""));
+}
+
+/**
+ * Replaces (or gives) an item its media file: checked like a new item's, renamed into place with the row's change,
+ * its previews queued again. Audit: content.media_replace. A previous upload of another kind is removed after the
+ * commit; files outside storage/uploads (the demo catalog's shared pool) are never removed.
+ */
+export async function replaceMediaFile(
+  db: DB,
+  dataDir: string,
+  actor: Actor,
+  id: number,
+  bytes: Uint8Array | null,
+  now = new Date(),
+): Promise<{ ok: true } | { ok: false; problem: FileProblem }> {
+  const item = await db.selectFrom("contents").select(["id", "code", "contents_type", "file_path"]).where("id", "=", id).executeTakeFirst();
+  if (!item) throw new MarketError("NOT_FOUND", 404, `No item ${id}`);
+  const checked = checkMediaFile(item.contents_type, bytes);
+  if (checked === null || !bytes) return { ok: false, problem: "fileMissing" };
+  if (!isKind(checked)) return { ok: false, problem: checked };
+  const staged = await stage(dataDir, checked, bytes);
+  const filePath = path.join("uploads", `${item.code}.${checked}`);
+  const final = path.join(staged.dir, `${item.code}.${checked}`);
+  try {
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable("contents").set({ file_path: filePath, file_size: bytes.length }).where("id", "=", id).execute();
+      await fs.rename(staged.temp, final);
+      await queueMediaJob(trx, id, item.contents_type, filePath, now);
+      await recordAudit(
+        trx,
+        actor,
+        {
+          action: "content.media_replace",
+          targetType: "content",
+          targetId: id,
+          before: { file_path: item.file_path },
+          after: { file_path: filePath, file_size: bytes.length },
+        },
+        now,
+      );
+    });
+  } catch (error) {
+    await fs.rm(staged.temp, { force: true });
+    // The rename may have replaced an earlier upload of the same name; the row still names it, so it is not removed.
+    if (item.file_path !== filePath) await fs.rm(final, { force: true });
+    throw error;
+  }
+  if (item.file_path && item.file_path !== filePath && /^uploads[\\/][A-Z]{2}\d{7}\.[a-z0-9]+$/.test(item.file_path))
+    await fs.rm(path.join(dataDir, "storage", item.file_path), { force: true });
+  return { ok: true };
 }
 
 const KINDS = new Set<string>(["mp4", "mp3", "wav", "png", "svg", "ttf", "otf"]);

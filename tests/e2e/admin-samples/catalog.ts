@@ -34,6 +34,7 @@ export const FORM_SAMPLES: Record<string, Record<string, string | string[]>[]> =
     { intent: "package-add", code: "VI0000001" },
     { intent: "package-remove", contentId: "-1" },
     { intent: "retry-media" },
+    { intent: "media-replace", file: "not a file" },
   ],
 };
 FORM_SAMPLES["admin-catalog-new"] = [
