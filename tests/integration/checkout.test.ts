@@ -129,6 +129,28 @@ describe(`checkout and payments through the sandbox gateway on ${ENGINE}`, () =>
     expect(detail).toContain("Complete");
   });
 
+  it("shows a checkout in one currency on every step: the page's, a method charging in another says its amount (issue 18, point 7)", async () => {
+    const s = await newShopper(db);
+    const [item] = take(1);
+    const at = new Date().toISOString();
+    const [cart] = await db
+      .insertInto("carts")
+      .values({ user_id: s.userId, ngt: null, content_id: item.id, level_flag: 1, created_at: at })
+      .returning("id")
+      .execute();
+    await go(s.jar, "/cart", { intent: "buy", cart_id: [String(cart.id)] });
+    const summary = (html: string) => /<dl class="price-box"[\s\S]*?<\/dl>/.exec(html)?.[0] ?? "";
+    const step1 = summary(await (await go(s.jar, "/pay01")).text());
+    expect(step1).toContain("$");
+    expect(step1).not.toContain("₩");
+    await go(s.jar, "/pay02", { choice: String(s.licenseId) });
+    const page3 = await (await go(s.jar, "/pay03")).text();
+    expect(summary(page3)).toBe(step1);
+    const krw = `₩${(item.price_krw + Math.round(item.price_krw / 10)).toLocaleString("en-US")}`;
+    expect(page3).toContain(`Charges ${krw}`);
+    expect(page3.match(/₩/g)?.length).toBe(4); // card, phone, Kakao Pay and virtual account each say what they charge
+  });
+
   it("buys for a non-member's licence by its key, never by its id alone (the order would show its key)", async () => {
     const s = await newShopper(db);
     const guest = await db
