@@ -32,6 +32,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       keep: ["code"],
       image: item.thumb ?? undefined,
       type: "product",
+      space: item.type,
+      keywordsLead: item.title,
     }),
     readShopper(request, context),
   ]);

@@ -23,7 +23,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     searchContents(context.db, filter, context.locale),
     searchFilterOptions(context.db, filter.type, context.locale),
   ]);
-  const seo = await pageSeo(request, context, { titleKey: "search.title", keep: ["keywords"] });
+  const seo = await pageSeo(request, context, { titleKey: "search.title", keep: ["keywords"], space: type === "all" ? undefined : type });
   if (filter.keywords) seo.title = `${filter.keywords} – ${seo.title}`;
   return {
     filter,
