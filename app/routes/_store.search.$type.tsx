@@ -249,9 +249,13 @@ export default function SearchPage() {
           </div>
         </Form>
         <section className="search-results" aria-busy={busy} aria-labelledby="results-h">
-          <h2 id="results-h" className="results-count" role="status">
+          <h2 id="results-h" className="results-count">
             {t("search.count", { count: result.total_count })}
           </h2>
+          {/* The heading stays a heading; this polite live region announces the new count when the filters change. */}
+          <p className="visually-hidden" role="status" aria-live="polite">
+            {t("search.count", { count: result.total_count })}
+          </p>
           {/* On small screens the results come first; this leads to the filters below them. */}
           <a href="#search-filters" className="filters-jump">
             {t("search.filters")}
