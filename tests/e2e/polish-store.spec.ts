@@ -69,3 +69,43 @@ for (const lang of ["en", "ko"] as const) {
     await expectAccessible(page);
   });
 }
+
+/** Adds the first item of a list to the cart from its detail page. */
+async function addFirstOf(page: Page, type: "video" | "icon", addToCart: string) {
+  await page.goto(`/list/${type}/all`);
+  await page.locator(`main a[href^="/contents/${type}?code="]`).first().click();
+  await expect(page).toHaveURL(/\/contents\//);
+  await page.getByRole("button", { name: addToCart, exact: true }).click();
+  await expect(page.locator(".detail-actions").getByRole("status")).not.toBeEmpty();
+}
+
+const CART = {
+  en: { addToCart: "Add to cart", tabs: "Item types", all: /^All/, video: /^Video/, selectAll: "Select all" },
+  ko: { addToCart: "장바구니 담기", tabs: "콘텐츠 유형", all: /^전체/, video: /^영상/, selectAll: "전체 선택" },
+} as const;
+
+for (const lang of ["en", "ko"] as const) {
+  test(`cart lines start selected and an unticked line stays unticked across tabs (${lang})`, async ({ page }) => {
+    const c = CART[lang];
+    await openIn(page, "/", lang);
+    await addFirstOf(page, "video", c.addToCart);
+    await addFirstOf(page, "icon", c.addToCart);
+    await page.goto("/cart");
+    const boxes = page.locator('input[name="cart_id"]');
+    await expect(boxes).toHaveCount(2);
+    for (const box of await boxes.all()) await expect(box).toBeChecked();
+    await expect(page.getByLabel(c.selectAll)).toBeChecked();
+    await expectAccessible(page);
+    const video = page.locator('input[name="cart_id"]').first();
+    const id = await video.getAttribute("value");
+    await video.uncheck();
+    const tabs = page.getByRole("navigation", { name: c.tabs });
+    await tabs.getByRole("button", { name: c.video }).click();
+    await expect(page).toHaveURL(/type=video/);
+    await tabs.getByRole("button", { name: c.all }).click();
+    await expect(page).toHaveURL((url) => !url.searchParams.has("type"));
+    await expect(page.locator(`input[name="cart_id"][value="${id}"]`)).not.toBeChecked();
+    await expect(page.locator('input[name="cart_id"]:checked')).toHaveCount(1);
+    await expectAccessible(page);
+  });
+}
