@@ -56,6 +56,34 @@ describe(`catalog pages on ${ENGINE}`, () => {
     expect(keywordsOf(await html("/search/all"))).toBe(keywordsOf(await html("/")));
   });
 
+  it("a package shows its discontinued members as such, without a price, and counts what remains (issue 18, point 11)", async () => {
+    const pkg = await db
+      .selectFrom("contents")
+      .select(["id", "code"])
+      .where("contents_type", "=", "package")
+      .where("status", "=", "active")
+      .executeTakeFirstOrThrow();
+    const members = await db
+      .selectFrom("package_items")
+      .innerJoin("contents", "contents.id", "package_items.content_id")
+      .select(["contents.id", "contents.title_en"])
+      .where("package_items.package_id", "=", pkg.id)
+      .orderBy("package_items.sort")
+      .execute();
+    expect(members.length).toBeGreaterThan(1);
+    const gone = members[0];
+    await db.updateTable("contents").set({ status: "discontinued" }).where("id", "=", gone.id).execute();
+    try {
+      const body = await html(`/contents/package?code=${pkg.code}`);
+      expect(body).toContain(`${members.length - 1} items (1 discontinued)`);
+      const card = body.split('<li class="card').find((c) => c.includes(gone.title_en.replaceAll("&", "&amp;"))) ?? "";
+      expect(card).toContain('class="card-discontinued">This content has been discontinued<');
+      expect(card).not.toContain('class="price');
+    } finally {
+      await db.updateTable("contents").set({ status: "active" }).where("id", "=", gone.id).execute();
+    }
+  });
+
   it("home shows key visuals, best sellers per category, categories, genres, moods and popular keywords", async () => {
     const body = await html("/");
     expect(body).toContain("Assets that finish your edit");
