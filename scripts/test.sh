@@ -6,7 +6,7 @@
 # It installs what it needs when missing (Chromium, a Korean font, PostgreSQL) and says so.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-export npm_config_nodedir=${npm_config_nodedir:-/usr}
+bash scripts/node-headers.sh
 REPORTS=.cache/reports
 rm -rf "$REPORTS"; mkdir -p "$REPORTS"
 passed=0; failed=0; status=0

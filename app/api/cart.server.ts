@@ -6,6 +6,7 @@ import { itemCode } from "../utils/input.server";
 import { readShopper } from "../utils/shopper.server";
 import { readJson, requireMember } from "./caller.server";
 import { fail, ok } from "./envelope.server";
+import { apiMessage } from "./messages.server";
 import type { ApiRoute } from "./router.server";
 
 const itemType = z.enum(CONTENT_TYPES).optional();
@@ -69,7 +70,7 @@ export const cartRoutes: ApiRoute[] = [
       };
       return result.code === "SUCCESS"
         ? ok(payload)
-        : Response.json({ result: { code: 409, message: result.code }, data: payload }, { status: 409 });
+        : Response.json({ result: { code: 409, message: apiMessage(call.language, result.code) }, data: payload }, { status: 409 });
     },
   },
   {
@@ -78,7 +79,7 @@ export const cartRoutes: ApiRoute[] = [
     handler: async (call) => {
       const input = z.object({ cart_id: z.array(z.number().int().positive()).min(1).max(100) }).parse(await readJson(call));
       const { viewer, ngt } = await readShopper(call.request, call.context);
-      if (!viewer && !ngt) return fail(401, "Send the authorizationToken or ngt header");
+      if (!viewer && !ngt) return fail(401, apiMessage(call.language, "NGT_REQUIRED"), "NGT_REQUIRED");
       const owner = { userId: viewer?.id ?? null, ngt };
       const deleted = await removeFromCart(call.context.db, owner, input.cart_id);
       return ok({ state: "SUCCESS", deleted, cart_count: await countCart(call.context.db, owner) });

@@ -55,8 +55,8 @@ const paymentSchema = z.object({
   license_key: z.string().trim().min(1).max(64).optional(),
   license_email: z.string().trim().email().optional(),
   method: z.enum(PAY_METHODS),
-  agree_terms: z.literal(true, { errorMap: () => ({ message: "agree to the terms and privacy policy" }) }),
-  agree_paid: z.literal(true, { errorMap: () => ({ message: "agree to the paid-service terms" }) }),
+  agree_terms: z.literal(true, { errorMap: () => ({ message: "apiError.AGREE_TERMS" }) }),
+  agree_paid: z.literal(true, { errorMap: () => ({ message: "apiError.AGREE_PAID" }) }),
   /** One per checkout: the same key places the same order again instead of a second one. */
   idempotency_key: z.string().min(8).max(64),
   coupon: z.string().trim().min(1).max(40).optional(),

@@ -8,6 +8,7 @@ import { RateLimited } from "../market/rate-limits.server";
 import { closedTarget, serviceModes } from "../market/service-modes.server";
 import { retryAfterHeaders, tooManyText } from "../utils/rate-limit.server";
 import { fail } from "./envelope.server";
+import { apiErrors, apiMessage } from "./messages.server";
 import { routes } from "./routes.server";
 
 export interface ApiCall {
@@ -36,10 +37,12 @@ function compile(path: string): RegExp {
 
 const table = routes.map((r) => ({ ...r, regex: compile(r.path) }));
 
-/** A domain refusal in the caller's language, where its code has a translation (`apiError`). */
-function marketMessage(language: Locale, error: MarketError): string {
-  const translated = (resources[language].common.apiError as Record<string, string>)[error.code];
-  return translated ?? error.message;
+/** A validation refusal: the field, and the schema's own message when it names an `apiError` entry, else a generic one. */
+function invalidMessage(language: Locale, issue: z.ZodIssue): string {
+  const field = issue.path.join(".") || "request";
+  const own = issue.message.startsWith("apiError.") ? issue.message.slice("apiError.".length) : null;
+  if (own && own in apiErrors(language)) return `${field}: ${apiMessage(language, own)}`;
+  return apiMessage(language, "INVALID_REQUEST", { field });
 }
 
 /** Dispatches `/api/v1/<path>` to its handler; unknown paths and methods answer 404/405 envelopes. */
@@ -61,29 +64,32 @@ export async function handleApi(request: Request, context: AppLoadContext, path:
     return res;
   }
   const matches = table.filter((r) => r.regex.test(path));
-  if (!matches.length) return fail(404, `No API route for ${path}`);
+  if (!matches.length) return fail(404, apiMessage(language, "ROUTE_NOT_FOUND", { path }), "ROUTE_NOT_FOUND");
   const route = matches.find((r) => r.method === method);
-  if (!route) return fail(405, `Method ${method} is not allowed for ${path}`);
+  if (!route) return fail(405, apiMessage(language, "METHOD_NOT_ALLOWED", { method, path }), "METHOD_NOT_ALLOWED");
   const params = route.regex.exec(path)?.groups ?? {};
   try {
     return await route.handler({ request, context, params: { ...params }, query: url.searchParams, language });
   } catch (error) {
     if (error instanceof z.ZodError) {
-      const first = error.issues[0];
-      return fail(400, `${first.path.join(".") || "request"}: ${first.message}`);
+      return fail(400, invalidMessage(language, error.issues[0]), "INVALID_REQUEST");
     }
     if (error instanceof RateLimited) {
       const res = fail(429, tooManyText(language, error.retryAfterMs), error.code);
       for (const [name, value] of Object.entries(retryAfterHeaders(error.retryAfterMs))) res.headers.set(name, value);
       return res;
     }
-    if (error instanceof MarketError) return fail(error.status, marketMessage(language, error), error.code);
+    if (error instanceof MarketError) return fail(error.status, apiMessage(language, error.code, undefined, error.message), error.code);
     // The database is busy (another process holds its write lock), full or unreachable: one log line, and a 503.
     if (isDatabaseUnavailable(error))
-      return fail(503, "Please try again in a few minutes", reportDatabaseUnavailable(error, { requestId: context.requestId, path }));
+      return fail(
+        503,
+        apiMessage(language, "SERVICE_UNAVAILABLE"),
+        reportDatabaseUnavailable(error, { requestId: context.requestId, path }),
+      );
     console.error(
       JSON.stringify({ level: "error", requestId: context.requestId, path, error: error instanceof Error ? error.stack : String(error) }),
     );
-    return fail(500, "Please try again in a few minutes");
+    return fail(500, apiMessage(language, "SERVER_ERROR"), "SERVER_ERROR");
   }
 }

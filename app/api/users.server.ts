@@ -5,20 +5,21 @@ import { ALIAS_SHEET_FORM, type SheetRefusal } from "../market/alias-sheet.serve
 import { MarketError } from "../market/errors";
 import { LICENSE_TYPES } from "../market/license-rules";
 import { importAliasSheet, listMemberLicenses, reorderLicenses, setLicenseAliases } from "../market/licenses.server";
-import { getAccount, registerYoutubeChannel, updateProfile, withdrawMember } from "../market/users/account.server";
+import { type ChannelProblem, getAccount, registerYoutubeChannel, updateProfile, withdrawMember } from "../market/users/account.server";
 import { WITHDRAW_REASONS } from "../market/users/withdraw-reasons";
 import { readBoundedForm } from "../utils/multipart.server";
 import { readJson, requireMember } from "./caller.server";
 import { ok } from "./envelope.server";
 import type { ApiRoute } from "./router.server";
 
-const CHANNEL_MESSAGES = {
-  required: "Please enter a valid channel ID.",
-  invalidUrl: "Please enter a valid URL address.",
-  invalidId: "Your channel ID is invalid. Please enter a valid channel ID.",
-  noResponse: "YouTube did not respond. Please try again in a few minutes",
-  locked: "The channel can be changed 90 days after it was registered or edited.",
-} as const;
+/** The API's codes for a refused channel (their messages are the `apiError` entries, in the caller's language). */
+const CHANNEL_CODES: Record<ChannelProblem, string> = {
+  required: "YOUTUBE_REQUIRED",
+  invalidUrl: "YOUTUBE_INVALID_URL",
+  invalidId: "YOUTUBE_INVALID_ID",
+  noResponse: "YOUTUBE_NO_RESPONSE",
+  locked: "YOUTUBE_LOCKED",
+};
 
 const SHEET_ERRORS: Record<SheetRefusal, { code: string; status: number }> = {
   unreadable: { code: "BAD_FILE", status: 400 },
@@ -80,8 +81,7 @@ export const userRoutes: ApiRoute[] = [
       const input = z.object({ channel_id: z.string().max(200) }).parse(await readJson(call));
       const youtube = createYoutubeChannels({ apiKey: call.context.env.YOUTUBE_API_KEY });
       const result = await registerYoutubeChannel(call.context.db, youtube, viewer.id, input.channel_id);
-      if (!result.ok)
-        throw new MarketError(result.problem.toUpperCase(), result.problem === "locked" ? 409 : 400, CHANNEL_MESSAGES[result.problem]);
+      if (!result.ok) throw new MarketError(CHANNEL_CODES[result.problem], result.problem === "locked" ? 409 : 400);
       return ok({ state: "SUCCESS", channel_id: result.id });
     },
   },

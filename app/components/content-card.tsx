@@ -66,7 +66,8 @@ export function ContentCard({ card, locale }: { card: Card; locale: Locale }) {
         {card.type === "audio" && card.sub ? t(`item.audioSub.${card.sub}`) : t(`item.types.${card.type}`)}
         {card.bpm ? ` · ${card.bpm} ${t("item.bpm")}` : ""}
       </span>
-      <PriceTag card={card} locale={locale} />
+      {/* A package's discontinued member is shown as such, without a price (issue 18, point 11). */}
+      {card.discontinued ? <span className="card-discontinued">{t("item.discontinued")}</span> : <PriceTag card={card} locale={locale} />}
     </li>
   );
 }

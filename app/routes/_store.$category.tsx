@@ -14,7 +14,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!isSpace(space)) throw redirect("/404");
   const [landing, seo] = await Promise.all([
     categoryLanding(context.db, space, context.locale),
-    pageSeo(request, context, { titleKey: `meta.${space}`, descriptionKey: `meta.${space}Description` }),
+    pageSeo(request, context, { titleKey: `meta.${space}`, space }),
   ]);
   return { landing, seo, locale: context.locale };
 }

@@ -15,6 +15,7 @@ import {
   removeCartPasses,
   removeFromCart,
 } from "../market/cart.server";
+import { cartHref, nextOff, parseOff } from "../market/cart-selection";
 import { cartOutcomeParam, contentTypeParam } from "../market/catalog/queries.server";
 import { MarketError } from "../market/errors";
 import { formatMoney, vatOf, withVat } from "../market/money";
@@ -36,6 +37,13 @@ function formObject(form: FormData) {
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
+  // A tab chosen from the cart form: keep what was unticked, then show the tab at a clean address.
+  if (url.searchParams.has("tab")) {
+    const ids = (name: string) => url.searchParams.getAll(name).flatMap((v) => parseOff(v));
+    const off = nextOff(parseOff(url.searchParams.get("off_prev")), ids("shown"), ids("cart_id"));
+    throw redirect(cartHref(contentTypeParam.parse(url.searchParams.get("tab") ?? undefined) ?? null, off));
+  }
+  const off = parseOff(url.searchParams.get("off"));
   const type = contentTypeParam.parse(url.searchParams.get("type") ?? undefined);
   const { owner, viewer } = await cartOwner(request, context);
   const [cart, seo, passes] = await Promise.all([
@@ -44,7 +52,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     viewer && !type ? listCartPasses(context.db, viewer.id, context.locale) : Promise.resolve([]),
   ]);
   const outcome = cartOutcomeParam.parse(url.searchParams.get("cart"));
-  return { cart, passes, type: type ?? null, signedIn: Boolean(viewer), seo, locale: context.locale, outcome };
+  return { cart, passes, type: type ?? null, off, signedIn: Boolean(viewer), seo, locale: context.locale, outcome };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
@@ -122,15 +130,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function CartPage() {
-  const { cart, passes, type, signedIn, locale, outcome } = useLoaderData<typeof loader>();
+  const { cart, passes, type, off, signedIn, locale, outcome } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const { t } = useTranslation();
   const formRef = useRef<HTMLFormElement>(null);
-  // The selection belongs to the lines shown: when they change (deleted, moved, another tab) it starts empty.
-  const linesKey = `${type}:${cart.lines.map((l) => l.cartId).join(",")}`;
-  const [selection, setSelection] = useState<{ key: string; ids: Set<number> }>({ key: linesKey, ids: new Set() });
-  const selected = selection.key === linesKey ? selection.ids : new Set<number>();
+  // Every line starts selected; the unticked ones come with the address (they survive a change of tab). When the
+  // lines or the address change (deleted, moved, another tab) the selection starts again from the address.
+  const linesKey = `${type}:${off.join(",")}:${cart.lines.map((l) => l.cartId).join(",")}`;
+  const fromAddress = () => new Set(cart.lines.map((l) => l.cartId).filter((id) => !off.includes(id)));
+  const [selection, setSelection] = useState<{ key: string; ids: Set<number> }>(() => ({ key: linesKey, ids: fromAddress() }));
+  const selected = selection.key === linesKey ? selection.ids : fromAddress();
   const setSelected = (update: Set<number> | ((prev: Set<number>) => Set<number>)) =>
     setSelection({ key: linesKey, ids: typeof update === "function" ? update(selected) : update });
   const busy = navigation.state === "submitting" && navigation.formAction?.startsWith("/cart");
@@ -143,6 +153,8 @@ export default function CartPage() {
       return next;
     });
   const currency = locale === "ko" ? "KRW" : "USD";
+  const formId = "cart-form";
+  const hasForm = cart.lines.length > 0 || passes.length > 0;
   const passAmount = passes.reduce((n, p) => n + p.price, 0);
   const passVat = passes.reduce((n, p) => n + vatOf(p.price), 0);
   return (
@@ -150,18 +162,37 @@ export default function CartPage() {
       <h1>{t("cart.title")}</h1>
       <nav aria-label={t("cart.tabs")}>
         <ul className="tabs">
-          <li>
-            <Link to="/cart" aria-current={type === null ? "page" : undefined}>
-              {t("search.type.all")} <span className="badge">{Object.values(cart.counts).reduce((a, b) => a + b, 0)}</span>
-            </Link>
-          </li>
-          {(["video", "icon", "audio", "package", "font"] as const).map((k) => (
-            <li key={k}>
-              <Link to={`/cart?type=${k}`} aria-current={type === k ? "page" : undefined}>
-                {t(`item.types.${k}`)} <span className="badge">{cart.counts[k]}</span>
-              </Link>
-            </li>
-          ))}
+          {([null, "video", "icon", "audio", "package", "font"] as const).map((k) => {
+            const label = (
+              <>
+                {k ? t(`item.types.${k}`) : t("search.type.all")}{" "}
+                <span className="badge">{k ? cart.counts[k] : Object.values(cart.counts).reduce((a, b) => a + b, 0)}</span>
+              </>
+            );
+            return (
+              <li key={k ?? "all"}>
+                {hasForm ? (
+                  // A submit of the cart form (GET): the unticked lines go along to the other tab, without JavaScript too.
+                  <button
+                    type="submit"
+                    form={formId}
+                    formMethod="get"
+                    formAction="/cart"
+                    name="tab"
+                    value={k ?? "all"}
+                    className="tab-button"
+                    aria-current={type === k ? "page" : undefined}
+                  >
+                    {label}
+                  </button>
+                ) : (
+                  <Link to={cartHref(k, off)} aria-current={type === k ? "page" : undefined}>
+                    {label}
+                  </Link>
+                )}
+              </li>
+            );
+          })}
         </ul>
       </nav>
       <p className="muted">{t("cart.keep")}</p>
@@ -180,7 +211,11 @@ export default function CartPage() {
       {cart.lines.length === 0 && passes.length === 0 ? (
         <p>{t("cart.empty")}</p>
       ) : (
-        <Form method="post" ref={formRef} className="cart-form">
+        <Form method="post" ref={formRef} className="cart-form" id={formId}>
+          {cart.lines.map((line) => (
+            <input key={line.cartId} type="hidden" name="shown" value={line.cartId} />
+          ))}
+          <input type="hidden" name="off_prev" value={off.join(",")} />
           <div className="cart-toolbar">
             <label className="check">
               <input
@@ -251,6 +286,7 @@ export default function CartPage() {
                     type="checkbox"
                     name="pass_line"
                     value={p.cartPassId}
+                    defaultChecked
                     aria-label={t("cart.select", { title: passTitle(t, p.group, p.count) })}
                   />
                   <span className="cart-glyph" aria-hidden="true">

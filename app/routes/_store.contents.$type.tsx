@@ -32,6 +32,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       keep: ["code"],
       image: item.thumb ?? undefined,
       type: "product",
+      space: item.type,
+      keywordsLead: item.title,
     }),
     readShopper(request, context),
   ]);
@@ -170,7 +172,10 @@ export default function ContentDetailPage() {
       {item.bundle.length ? (
         <section className="section" aria-labelledby="bundle-h">
           <h2 id="bundle-h">
-            {t("item.bundle")} · {t("item.bundleCount", { count: item.bundle.length })}
+            {t("item.bundle")} · {t("item.bundleCount", { count: item.bundle.filter((c) => !c.discontinued).length })}
+            {item.bundle.some((c) => c.discontinued)
+              ? ` (${t("item.bundleDiscontinued", { count: item.bundle.filter((c) => c.discontinued).length })})`
+              : ""}
           </h2>
           <CardGrid cards={item.bundle} locale={locale} label={t("item.bundle")} />
         </section>

@@ -41,6 +41,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const seo = await pageSeo(request, context, {
     title: group?.name ?? undefined,
     titleKey: group ? undefined : `meta.${space}`,
+    space,
     keep: ["page", "sort"],
   });
   return {

@@ -5,8 +5,8 @@ import { z } from "zod";
 import { OrderSummary, PaySteps } from "../components/pay";
 import { useTranslation } from "../i18n/react";
 import { MarketError } from "../market/errors";
-import { currencyFor } from "../market/money";
 import { usableCoupon } from "../market/orders/coupons.server";
+import { checkoutCurrency } from "../market/orders/currency";
 import { flowCurrencies, flowQuote } from "../market/orders/flows.server";
 import { requireViewer } from "../utils/auth.server";
 import { readCheckout } from "../utils/checkout.server";
@@ -33,7 +33,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const flow = state.flow;
   try {
     // A request is shown in the currency it was quoted in; everything else in the page's.
-    const currency = (await flowCurrencies(context.db, state, payer))?.[0] ?? currencyFor(context.locale);
+    const currency = checkoutCurrency(await flowCurrencies(context.db, state, payer), context.locale);
     const { quote, coupon } = await flowQuote(context.db, state, payer, currency, context.locale);
     return { seo, locale: context.locale, quote, coupon, error: null, flow };
   } catch (error) {

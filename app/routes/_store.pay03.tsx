@@ -6,7 +6,8 @@ import { OrderSummary, PaySteps } from "../components/pay";
 import { useTranslation } from "../i18n/react";
 import { PAY_METHODS } from "../integrations/payments/gateway";
 import { MarketError } from "../market/errors";
-import { currencyOfMethod } from "../market/orders/currency";
+import { formatMoney } from "../market/money";
+import { checkoutCurrency, currencyOfMethod } from "../market/orders/currency";
 import { type FlowState, flowCurrencies, flowKey, flowQuote, placeFlowOrder } from "../market/orders/flows.server";
 import type { Viewer } from "../market/users/session.server";
 import { type Checkout, readCheckout } from "../utils/checkout.server";
@@ -46,8 +47,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     if (placed && placed.status !== "pending" && placed.status !== "failed") throw redirect("/payComp");
   }
   const methods = await methodsOf(context, state, payer);
-  // The total in each currency a method charges in: KRW for the Korean methods, USD for PayPal.
-  const currencies = [...new Set(methods.map(currencyOfMethod))];
+  // The checkout's one currency first (the summary, as on step 1), then any other a method charges in (its amount
+  // is said beside it): KRW for the Korean methods, USD for PayPal.
+  const shown = checkoutCurrency(await flowCurrencies(context.db, state, payer), context.locale);
+  const currencies = [...new Set([shown, ...methods.map(currencyOfMethod)])];
   // A checkout that can no longer be paid (a request paid or expired meanwhile) shows why on step 1.
   const quotes = await Promise.all(currencies.map(async (c) => (await flowQuote(context.db, state, payer, c, context.locale)).quote)).catch(
     (error) => {
@@ -140,11 +143,16 @@ export default function Pay03() {
           <div className="pay-methods">
             {methods.map((m) => {
               const quote = quotes.find((q) => q.currency === currencyOfMethod(m));
+              const other = quote && first && quote.currency !== first.currency;
               return (
                 <label key={m} className="pass-option" htmlFor={`${id}-${m}`}>
                   <input id={`${id}-${m}`} type="radio" name="method" value={m} defaultChecked={v?.method === m} />
                   <span className="pass-option-name">{t(`pay.method.${m}`)}</span>
-                  {quote ? <small className="muted">{t("pay.chargedIn", { currency: quote.currency })}</small> : null}
+                  {other ? (
+                    <small className="muted">
+                      {t("pay.chargedAs", { amount: formatMoney(quote.totals.total, quote.currency, locale) })}
+                    </small>
+                  ) : null}
                 </label>
               );
             })}

@@ -1,6 +1,7 @@
 import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useId } from "react";
+import { ModalDialog } from "../components/modal";
 import { useTranslation } from "../i18n/react";
 import { cartOutcomeParam } from "../market/catalog/queries.server";
 import { formatMoney, vatOf, withVat } from "../market/money";
@@ -88,7 +89,7 @@ export default function PriceDetailPage() {
       </Form>
       {viewer?.business ? (
         // The spec's pop-up for business accounts: the service is for individual members; confirming signs out.
-        <section className="popup" role="alertdialog" aria-labelledby={`${id}-pop`} aria-modal="false">
+        <ModalDialog className="popup" labelledBy={`${id}-pop`}>
           <p id={`${id}-pop`}>{t("price.individualOnly")}</p>
           <div className="popup-actions">
             <Form method="post" action="/logout">
@@ -101,7 +102,7 @@ export default function PriceDetailPage() {
               {t("price.cancel")}
             </Link>
           </div>
-        </section>
+        </ModalDialog>
       ) : null}
       <ul className="muted">
         <li>{t("price.notice.vat")}</li>

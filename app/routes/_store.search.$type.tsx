@@ -23,7 +23,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     searchContents(context.db, filter, context.locale),
     searchFilterOptions(context.db, filter.type, context.locale),
   ]);
-  const seo = await pageSeo(request, context, { titleKey: "search.title", keep: ["keywords"] });
+  const seo = await pageSeo(request, context, { titleKey: "search.title", keep: ["keywords"], space: type === "all" ? undefined : type });
   if (filter.keywords) seo.title = `${filter.keywords} – ${seo.title}`;
   return {
     filter,
@@ -249,9 +249,13 @@ export default function SearchPage() {
           </div>
         </Form>
         <section className="search-results" aria-busy={busy} aria-labelledby="results-h">
-          <h2 id="results-h" className="results-count" role="status">
+          <h2 id="results-h" className="results-count">
             {t("search.count", { count: result.total_count })}
           </h2>
+          {/* The heading stays a heading; this polite live region announces the new count when the filters change. */}
+          <p className="visually-hidden" role="status" aria-live="polite">
+            {t("search.count", { count: result.total_count })}
+          </p>
           {/* On small screens the results come first; this leads to the filters below them. */}
           <a href="#search-filters" className="filters-jump">
             {t("search.filters")}

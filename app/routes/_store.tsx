@@ -36,9 +36,10 @@ export default function StoreLayout() {
   return (
     <>
       {root?.testMode ? (
-        <p className="test-mode-banner" role="note">
-          {t("testMode")}
-        </p>
+        // In a landmark of its own (issue 18, point 15): a screen reader's landmarks list reaches it.
+        <aside className="test-mode-banner" aria-label={t("testModeLabel")}>
+          <p>{t("testMode")}</p>
+        </aside>
       ) : null}
       <SiteHeader locale={root?.locale ?? "en"} cartCount={cartCount} viewer={viewer} />
       {viewer?.noProduct ? (

@@ -17,14 +17,20 @@ export async function pageSeo(
     keep?: string[];
     image?: string;
     type?: Seo["type"];
+    /** The category the page belongs to: its keywords, and its description unless the page has its own. */
+    space?: string;
+    /** Words placed before the category's keywords (a detail page's title). */
+    keywordsLead?: string;
   },
 ): Promise<Seo> {
   const t = fixedT(context.locale);
   return {
     siteName: t("brand"),
     title: page.title ?? (page.titleKey ? t(page.titleKey) : t("meta.home")),
-    description: page.description ?? (page.descriptionKey ? t(page.descriptionKey) : t("meta.siteDescription")),
-    keywords: t("meta.siteKeywords"),
+    description:
+      page.description ??
+      (page.descriptionKey ? t(page.descriptionKey) : page.space ? t(`meta.${page.space}Description`) : t("meta.siteDescription")),
+    keywords: [page.keywordsLead, page.space ? t(`meta.${page.space}Keywords`) : t("meta.siteKeywords")].filter(Boolean).join(", "),
     url: canonicalUrl(request, context.env.PUBLIC_URL, page.keep),
     locale: context.locale,
     image: page.image,

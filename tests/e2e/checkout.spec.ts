@@ -193,6 +193,8 @@ async function buySelected(page: Page, lang: Lang, titles: string[], { js = true
   const t = T[lang];
   if (new URL(page.url()).pathname !== "/cart") await page.goto("/cart");
   if (js) await hydrated(page);
+  // Lines start selected: untick them all first (one by one, as without JavaScript).
+  for (const box of await page.locator('input[name="cart_id"]').all()) await box.uncheck();
   for (const title of titles) await page.getByRole("checkbox", { name: t.select(title), exact: true }).check();
   await page.getByRole("button", { name: t.buySelected, exact: true }).click();
   await expect(page).toHaveURL((url) => url.pathname === "/pay01");

@@ -31,6 +31,12 @@ describe(`HTTP API door on ${ENGINE}`, () => {
     const wrong = await call("/api/v1/passes", { method: "DELETE" });
     expect(wrong.status).toBe(405);
     expect((await wrong.json()).result.message).toContain("DELETE");
+    // Every answer is in the caller's language (issue 18, point 6).
+    const ko = await (await call("/api/v1/nothing/here", { headers: { language: "ko" } })).json();
+    expect(ko.result.message).toBe("nothing/here에 해당하는 API가 없습니다");
+    expect(ko.data.error).toBe("ROUTE_NOT_FOUND");
+    const invalid = await (await call("/api/v1/contents?space=sticker", { headers: { language: "ko" } })).json();
+    expect(invalid.result.message).toBe("space: 올바른 값이 아닙니다");
   });
 
   it("returns pass prices grouped in the caller's language header currency", async () => {

@@ -238,6 +238,49 @@ describe(`cart and favorites on ${ENGINE}`, () => {
       expect(await again.text()).toContain('"ALREADY_HAVE_ITEM"');
     });
 
+    it("starts with every line selected, and keeps what was unticked across tabs, without JavaScript (issue 18, point 13)", async () => {
+      const video = paid.filter((i) => i.contents_type === "video").slice(-2);
+      const icon = paid.filter((i) => i.contents_type === "icon").slice(-1);
+      const first = await call("/cart", form({ intent: "add", code: video[0].code }));
+      const cookie = (cookieOf(first, "ngt") as string).split(";")[0];
+      for (const i of [video[1], icon[0]]) await call("/cart", form({ intent: "add", code: i.code }, cookie));
+      const lines = await cartOf(anon(await tokenOf(cookie)));
+      const idOf = (item: Content) => (lines.find((l) => l.content_id === item.id) as { id: number }).id;
+      const checked = (html: string) =>
+        (html.match(/<input[^>]*name="cart_id"[^>]*>/g) ?? [])
+          .filter((tag) => / checked=""/.test(tag))
+          .map((tag) => Number(/value="(\d+)"/.exec(tag)?.[1]));
+      expect(sortIds(checked(await page("/cart", cookie)))).toEqual(sortIds(lines.map((l) => l.id)));
+      // On the video tab the second video is unticked; the tab button sends the form to the icon tab.
+      const toIcons = await call(
+        `/cart?${new URLSearchParams([
+          ["shown", String(idOf(video[0]))],
+          ["shown", String(idOf(video[1]))],
+          ["cart_id", String(idOf(video[0]))],
+          ["off_prev", ""],
+          ["tab", "icon"],
+        ])}`,
+        { headers: { ...EN, cookie } },
+      );
+      expect(toIcons.status).toBe(302);
+      const iconTab = toIcons.headers.get("location") as string;
+      expect(iconTab).toBe(`/cart?type=icon&off=${idOf(video[1])}`);
+      expect(checked(await page(iconTab, cookie))).toEqual([idOf(icon[0])]);
+      // Back to all: the unticked video is still unticked, the rest ticked.
+      const toAll = await call(
+        `/cart?${new URLSearchParams([
+          ["shown", String(idOf(icon[0]))],
+          ["cart_id", String(idOf(icon[0]))],
+          ["off_prev", String(idOf(video[1]))],
+          ["tab", "all"],
+        ])}`,
+        { headers: { ...EN, cookie } },
+      );
+      const all = toAll.headers.get("location") as string;
+      expect(all).toBe(`/cart?off=${idOf(video[1])}`);
+      expect(sortIds(checked(await page(all, cookie)))).toEqual(sortIds([idOf(video[0]), idOf(icon[0])]));
+    });
+
     it("lists the cart with totals and the header count, deletes lines, and moves members' lines to favorites", async () => {
       const items = paid.slice(20, 23);
       const first = await call("/cart", form({ intent: "add", code: items[0].code }));

@@ -165,7 +165,7 @@ describe(`catalog API on ${ENGINE}`, () => {
     for (const bad of ["limit=0", "limit=1000", "limit=abc", "limit=2.5"]) await expectFail(`contents?space=video&${bad}`, 400, "limit");
     await expectFail("contents?space=video&offset=-1", 400, "offset");
     await expectFail("contents?space=video&group_id=0", 400, "group_id");
-    await expectFail("contents?space=video&group_id=999999", 404, "999999");
+    await expectFail("contents?space=video&group_id=999999", 404, "not found");
   });
 
   it("lists free contents for the free page and for a product type, filtered by free_type", async () => {

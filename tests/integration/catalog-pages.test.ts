@@ -23,6 +23,67 @@ describe(`catalog pages on ${ENGINE}`, () => {
   // React separates adjacent text with <!-- --> in server HTML; a reader does not see it.
   const html = async (path: string, init = en) => (await (await call(path, init)).text()).replaceAll("<!-- -->", "");
 
+  it("every category has its own keywords, like its title and description, on landings, lists, details and search (issue 18, point 10)", async () => {
+    const keywordsOf = (body: string) => /<meta name="keywords" content="([^"]*)"/.exec(body)?.[1] ?? null;
+    const descriptionOf = (body: string) => /<meta name="description" content="([^"]*)"/.exec(body)?.[1] ?? null;
+    const seen = new Map<string, string>();
+    for (const [space, init, word] of [
+      ["video", en, "stock video"],
+      ["audio", en, "background music"],
+      ["font", en, "fonts"],
+      ["video", ko, "영상 소스"],
+      ["audio", ko, "배경음악"],
+      ["font", ko, "폰트"],
+    ] as const) {
+      const landing = await html(`/${space}`, init);
+      const keywords = keywordsOf(landing) ?? "";
+      expect(keywords, space).toContain(word);
+      expect([...seen.values()], space).not.toContain(keywords);
+      seen.set(`${space}-${init.headers["accept-language"]}`, keywords);
+      const list = await html(`/list/${space}/all`, init);
+      expect(keywordsOf(list)).toBe(keywords);
+      expect(descriptionOf(list)).toBe(descriptionOf(landing));
+      expect(keywordsOf(await html(`/search/${space}`, init))).toBe(keywords);
+      const item = await db
+        .selectFrom("contents")
+        .select(["code", "title_en", "title_ko"])
+        .where("contents_type", "=", space)
+        .where("status", "=", "active")
+        .executeTakeFirstOrThrow();
+      const detail = keywordsOf(await html(`/contents/${space}?code=${item.code}`, init)) ?? "";
+      expect(detail.endsWith(keywords)).toBe(true);
+    }
+    expect(keywordsOf(await html("/search/all"))).toBe(keywordsOf(await html("/")));
+  });
+
+  it("a package shows its discontinued members as such, without a price, and counts what remains (issue 18, point 11)", async () => {
+    const pkg = await db
+      .selectFrom("contents")
+      .select(["id", "code"])
+      .where("contents_type", "=", "package")
+      .where("status", "=", "active")
+      .executeTakeFirstOrThrow();
+    const members = await db
+      .selectFrom("package_items")
+      .innerJoin("contents", "contents.id", "package_items.content_id")
+      .select(["contents.id", "contents.title_en"])
+      .where("package_items.package_id", "=", pkg.id)
+      .orderBy("package_items.sort")
+      .execute();
+    expect(members.length).toBeGreaterThan(1);
+    const gone = members[0];
+    await db.updateTable("contents").set({ status: "discontinued" }).where("id", "=", gone.id).execute();
+    try {
+      const body = await html(`/contents/package?code=${pkg.code}`);
+      expect(body).toContain(`${members.length - 1} items (1 discontinued)`);
+      const card = body.split('<li class="card').find((c) => c.includes(gone.title_en.replaceAll("&", "&amp;"))) ?? "";
+      expect(card).toContain('class="card-discontinued">This content has been discontinued<');
+      expect(card).not.toContain('class="price');
+    } finally {
+      await db.updateTable("contents").set({ status: "active" }).where("id", "=", gone.id).execute();
+    }
+  });
+
   it("home shows key visuals, best sellers per category, categories, genres, moods and popular keywords", async () => {
     const body = await html("/");
     expect(body).toContain("Assets that finish your edit");

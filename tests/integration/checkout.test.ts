@@ -129,6 +129,28 @@ describe(`checkout and payments through the sandbox gateway on ${ENGINE}`, () =>
     expect(detail).toContain("Complete");
   });
 
+  it("shows a checkout in one currency on every step: the page's, a method charging in another says its amount (issue 18, point 7)", async () => {
+    const s = await newShopper(db);
+    const [item] = take(1);
+    const at = new Date().toISOString();
+    const [cart] = await db
+      .insertInto("carts")
+      .values({ user_id: s.userId, ngt: null, content_id: item.id, level_flag: 1, created_at: at })
+      .returning("id")
+      .execute();
+    await go(s.jar, "/cart", { intent: "buy", cart_id: [String(cart.id)] });
+    const summary = (html: string) => /<dl class="price-box"[\s\S]*?<\/dl>/.exec(html)?.[0] ?? "";
+    const step1 = summary(await (await go(s.jar, "/pay01")).text());
+    expect(step1).toContain("$");
+    expect(step1).not.toContain("₩");
+    await go(s.jar, "/pay02", { choice: String(s.licenseId) });
+    const page3 = await (await go(s.jar, "/pay03")).text();
+    expect(summary(page3)).toBe(step1);
+    const krw = `₩${(item.price_krw + Math.round(item.price_krw / 10)).toLocaleString("en-US")}`;
+    expect(page3).toContain(`Charges ${krw}`);
+    expect(page3.match(/₩/g)?.length).toBe(4); // card, phone, Kakao Pay and virtual account each say what they charge
+  });
+
   it("buys for a non-member's licence by its key, never by its id alone (the order would show its key)", async () => {
     const s = await newShopper(db);
     const guest = await db
@@ -355,14 +377,20 @@ describe(`checkout and payments through the sandbox gateway on ${ENGINE}`, () =>
 
   it("a virtual account waits for the deposit; paid in time it completes, unpaid past 23:59:59 KST the next day it is cancelled and removed", async () => {
     const s = await newShopper(db);
+    const firstItems = take(1);
+    const cartIds = async () =>
+      (await db.selectFrom("carts").select("content_id").where("user_id", "=", s.userId).execute()).map((r) => r.content_id);
     const first = await placeThroughPages(
       s,
-      take(1).map((i) => i.id),
+      firstItems.map((i) => i.id),
       "vbank",
     );
+    expect(await cartIds()).toEqual(firstItems.map((i) => i.id));
     await go(s.jar, location(await go(s.jar, first.hosted, { action: "approve" })));
     let order = await orderOf(first.orderNo);
     expect(order.status).toBe("waiting");
+    // Placed for good (issue 18, point 9): its items left the cart, as a card payment's do.
+    expect(await cartIds()).toEqual([]);
     expect(order.vbank_account).toMatch(/^\d{13}$/);
     const due = new Date(order.vbank_due_at as string);
     expect(due.toISOString().slice(11, 19)).toBe("14:59:59");
@@ -376,6 +404,9 @@ describe(`checkout and payments through the sandbox gateway on ${ENGINE}`, () =>
     expect(runs.reduce((n, r) => n + r.expired, 0)).toBe(1);
     expect(await db.selectFrom("orders").select("id").where("order_no", "=", first.orderNo).execute()).toHaveLength(0);
     expect((await sandbox.find(first.orderNo))?.status).toBe("cancelled");
+    // Expired unpaid: its items are back in the cart, once.
+    expect(await cartIds()).toEqual(firstItems.map((i) => i.id));
+    await db.deleteFrom("carts").where("user_id", "=", s.userId).execute();
 
     // A second one is deposited: complete.
     const second = await placeThroughPages(

@@ -160,6 +160,8 @@ describe(`downloads into the editor on ${ENGINE}`, () => {
     const mac = await editor.download([items[0].code], "owned", undefined, { os: "mac" });
     expect(mac.status).toBe(403);
     expect(mac.json.result.message).toBe("Download not possible on this operating system; use Windows");
+    const macKo = await editor.download([items[0].code], "owned", undefined, { os: "mac", language: "ko" });
+    expect(macKo.json.result.message).toBe("이 운영체제에서는 다운로드할 수 없습니다. Windows를 사용하세요");
     await db.updateTable("licenses").set({ product_version: "2.0.4.6.9" }).where("id", "=", s.licenseId).execute();
     const old = await editor.download([items[0].code]);
     expect(old.status).toBe(426);

@@ -50,6 +50,16 @@ describe(`users API on ${ENGINE}`, () => {
       "Please enter a valid URL address.",
     );
     expect((await api("POST", "users/youtube", { channel_id: "" })).body.result.message).toBe("Please enter a valid channel ID.");
+    // In the caller's language (issue 18, point 6), with a stable code.
+    const ko = await api("POST", "users/youtube", { channel_id: "bad" }, { language: "ko" });
+    expect(ko.body.result.message).toBe("채널 ID가 올바르지 않습니다. 올바른 채널 ID를 입력해 주세요.");
+    expect(ko.body.data.error).toBe("YOUTUBE_INVALID_ID");
+    expect((await api("POST", "users/youtube", { channel_id: "" }, { language: "ko" })).body.result.message).toBe(
+      "올바른 채널 ID를 입력해 주세요.",
+    );
+    expect((await api("POST", "users/youtube", { channel: 1 }, { language: "ko" })).body.result.message).toBe(
+      "channel_id: 올바른 값이 아닙니다",
+    );
     expect((await api("POST", "users/youtube", { channel_id: "UC0123456789abcdefghijkl" })).status).toBe(200);
     expect((await api("POST", "users/youtube", { channel_id: "UCzzzzzzzzzzzzzzzzzzzzzz" })).status).toBe(409);
   });

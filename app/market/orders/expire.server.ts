@@ -6,6 +6,7 @@
 import type { DB } from "../../db/db.server";
 import { isGatewayError } from "../../integrations/payments/gateway";
 import type { Gateways } from "../../integrations/payments/index.server";
+import { restoreOrderToCart } from "./cart-lines.server";
 import { queueVbankCancelled } from "./mails.server";
 import { settlePayment } from "./orders.server";
 
@@ -54,6 +55,8 @@ export async function expireVirtualAccounts(db: DB, gateways: Gateways, now = ne
     const removed = await db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom("orders").selectAll().where("id", "=", order.id).where("status", "=", "expiring").executeTakeFirst();
       if (!row) return false;
+      // Its items go back to the member's cart (they left it when the account was issued).
+      await restoreOrderToCart(trx, row, now);
       await trx.deleteFrom("orders").where("id", "=", order.id).where("status", "=", "expiring").execute();
       await queueVbankCancelled(trx, row, now);
       return true;

@@ -20,6 +20,7 @@ import { type Actor, recordAudit } from "../operators/audit.server";
 import type { BusinessKey } from "../requests/lookup.server";
 import { claimRequests, quoteRequests, RequestClaimLost } from "../requests/payment.server";
 import { reconcileCancellations } from "./cancel.server";
+import { restoreOrderToCart, takeOrderFromCart } from "./cart-lines.server";
 import { type CheckoutItem, type CheckoutQuote, currencyOfMethod, quoteCheckout, resolvePurchaseLicense } from "./checkout.server";
 import { holdsCoupon, releaseCoupon, reserveCoupon, usableCoupon } from "./coupons.server";
 import { daysAfter, vbankDueAt } from "./deadlines";
@@ -468,14 +469,10 @@ export async function settlePayment(
               .execute();
           }
         }
-        // Paid passes leave the member's cart too.
-        const passPriceIds = passLines.map((p) => p.pass_price_id as number);
-        if (passPriceIds.length && order.user_id !== null)
-          await trx.deleteFrom("cart_passes").where("user_id", "=", order.user_id).where("pass_price_id", "in", passPriceIds).execute();
+        // Paid contents and passes leave the member's cart (a virtual-account order's left it when issued).
+        await takeOrderFromCart(trx, order);
         const contentIds = items.flatMap((i) => (i.content_id === null ? [] : [i.content_id]));
         if (contentIds.length) {
-          if (order.user_id !== null)
-            await trx.deleteFrom("carts").where("user_id", "=", order.user_id).where("content_id", "in", contentIds).execute();
           await trx
             .updateTable("contents")
             .set((eb) => ({ sales_count: eb("sales_count", "+", 1) }))
@@ -513,6 +510,8 @@ export async function settlePayment(
         .executeTakeFirst();
       if (Number(moved.numUpdatedRows) !== 1) return false;
       await audited(trx, { status: "waiting" });
+      // Placed for good: its items leave the cart now, as a paid order's do (they come back if it expires unpaid).
+      await takeOrderFromCart(trx, order);
       await queueVbankInstructions(trx, order, vbank, now);
       return true;
     });
@@ -524,8 +523,9 @@ export async function settlePayment(
   } else if (payment.status === "pending") {
     await move({ pending_reason: payment.pendingReason ?? "pending" }, ["pending"]);
   } else if (payment.status === "cancelled" && payment.amount.paid === 0) {
-    // A virtual account closed before any deposit.
-    await move({ status: "cancelled" });
+    // A virtual account closed before any deposit: its items go back to the cart.
+    const wasWaiting = (await statusNow()) === "waiting";
+    if ((await move({ status: "cancelled" })) && wasWaiting) await restoreOrderToCart(db, order, now);
   }
   return statusNow();
 }
