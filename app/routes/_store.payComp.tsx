@@ -5,6 +5,7 @@ import { PaySteps } from "../components/pay";
 import { useTranslation } from "../i18n/react";
 import { formatMoney } from "../market/money";
 import { flowOrder } from "../market/orders/flows.server";
+import { orderContentsOf } from "../market/orders/order-names.server";
 import { readCheckout } from "../utils/checkout.server";
 import { seoulText } from "../utils/dates";
 import { pageSeo } from "../utils/page.server";
@@ -20,6 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (order.status === "pending" && !order.pending_reason) throw redirect("/pay-cancel");
   return {
     order,
+    contents: await orderContentsOf(context.db, order, context.locale),
     dueText: seoulText(order.vbank_due_at, context.locale, "long"),
     flow: state.flow,
     locale: context.locale,
@@ -30,7 +32,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
 
 export default function PayComplete() {
-  const { order, locale, dueText, flow } = useLoaderData<typeof loader>();
+  const { order, contents, locale, dueText, flow } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   const state = order.status === "waiting" ? "waiting" : order.status === "pending" ? "pending" : "complete";
   return (
@@ -44,7 +46,7 @@ export default function PayComplete() {
         <dt>{t("orders.number")}</dt>
         <dd>{order.order_no}</dd>
         <dt>{t("orders.contents")}</dt>
-        <dd>{order.order_name}</dd>
+        <dd>{contents}</dd>
         <dt>{t("orders.method")}</dt>
         <dd>{order.method ? t(`pay.method.${order.method}`) : ""}</dd>
         <dt>{t("cart.total")}</dt>
