@@ -1,0 +1,91 @@
+import type { Page } from "@playwright/test";
+import { expect, expectAccessible, openIn, test } from "./fixtures";
+
+type Lang = "en" | "ko";
+const SHOTS = process.env.POLISH_SHOTS;
+
+async function signIn(page: Page, lang: Lang, email: string, to = "/mypage/home") {
+  await openIn(page, `/login?redirectTo=${encodeURIComponent(to)}`, lang);
+  await page.getByLabel(lang === "en" ? "E-mail" : "이메일", { exact: true }).fill(email);
+  await page.getByLabel(lang === "en" ? "Password" : "비밀번호", { exact: true }).fill("market1234!");
+  await page.getByRole("button", { name: lang === "en" ? "Sign in" : "로그인", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`${to.replace(/[/?]/g, "\\$&")}$`));
+}
+
+/** Saves what a user sees, at phone and desktop widths, when POLISH_SHOTS names a folder. */
+async function look(page: Page, name: string) {
+  if (!SHOTS) return;
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
+
+const MENU = {
+  en: {
+    label: "My page menu",
+    home: "My page home",
+    licences: "Licences",
+    payments: "Payments",
+    inquiries: "Inquiries",
+    requests: "Purchase requests",
+  },
+  ko: {
+    label: "마이페이지 메뉴",
+    home: "마이페이지 홈",
+    licences: "라이선스",
+    payments: "결제 내역",
+    inquiries: "1:1 문의",
+    requests: "구매 요청 관리",
+  },
+};
+
+for (const lang of ["en", "ko"] as const) {
+  test(`the My page menu is on every My page screen, marks the current one and is reachable by keyboard (${lang})`, async ({ page }) => {
+    const m = MENU[lang];
+    await signIn(page, lang, "member@example.com");
+    const menu = page.getByRole("navigation", { name: m.label, exact: true });
+    await expect(menu.getByRole("link", { name: m.home, exact: true })).toHaveAttribute("aria-current", "page");
+    // A member has no purchase requests: those belong to business accounts.
+    await expect(menu.getByRole("link", { name: m.requests })).toHaveCount(0);
+    await expectAccessible(page);
+    await look(page, `mypage-home-${lang}`);
+
+    // Keyboard: focus moves through the menu to Licences, Enter opens it, and it is marked current.
+    const licences = menu.getByRole("link", { name: m.licences, exact: true });
+    await menu.getByRole("link", { name: m.home, exact: true }).focus();
+    for (let i = 0; i < 10 && !(await licences.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+    await expect(licences).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/mypage\/licenses$/);
+    await expect(
+      page.getByRole("navigation", { name: m.label, exact: true }).getByRole("link", { name: m.licences, exact: true }),
+    ).toHaveAttribute("aria-current", "page");
+    await expectAccessible(page);
+
+    for (const [path, name] of [
+      ["/mypage/pay", m.payments],
+      ["/mypage/qna", m.inquiries],
+      ["/mypage/passes", null],
+      ["/mypage/download", null],
+      ["/mypage/interest", null],
+      ["/mypage/member", null],
+    ] as const) {
+      await page.goto(path);
+      const nav = page.getByRole("navigation", { name: m.label, exact: true });
+      await expect(nav).toBeVisible();
+      await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
+      if (name) await expect(nav.getByRole("link", { name, exact: true })).toHaveAttribute("aria-current", "page");
+    }
+    await expectAccessible(page);
+  });
+}
+
+test("a business account's menu has its purchase requests", async ({ page }) => {
+  await signIn(page, "ko", "business@example.com", "/mypage/purchase");
+  const menu = page.getByRole("navigation", { name: MENU.ko.label, exact: true });
+  await expect(menu.getByRole("link", { name: MENU.ko.requests, exact: true })).toHaveAttribute("aria-current", "page");
+  await expectAccessible(page);
+  await look(page, "mypage-purchase-ko");
+});
