@@ -185,7 +185,11 @@ export default function LicensesPage() {
           {t("licenses.apply")}
         </button>
       </Form>
-      <div role="status" aria-live="polite" className="form-result">
+      <div
+        role="status"
+        aria-live="polite"
+        className={`form-result${message && message !== "licenses.aliasSaved" && message !== "licenses.orderSaved" && message !== "licenses.link.LINKED" ? " is-error" : ""}`}
+      >
         {message ? t(message) : null}
       </div>
       {shown.length === 0 ? (

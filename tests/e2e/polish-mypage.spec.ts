@@ -89,3 +89,41 @@ test("a business account's menu has its purchase requests", async ({ page }) => 
   await expectAccessible(page);
   await look(page, "mypage-purchase-ko");
 });
+
+test("a blocked pop-up window says so with the spec's message (purchase request quote)", async ({ page }) => {
+  await page.addInitScript(() => {
+    window.open = () => null;
+  });
+  await signIn(page, "en", "business@example.com", "/mypage/purchase");
+  await page.locator('a[href^="/mypage/purchase/"]').first().click();
+  await expect(page).toHaveURL(/\/mypage\/purchase\/\d+$/);
+  await page
+    .getByRole("link", { name: /Print quote|quote/i })
+    .first()
+    .click();
+  await expect(page.getByRole("alert").filter({ hasText: "Pop-up is blocked, please allow pop-ups" })).toBeVisible();
+  await expectAccessible(page);
+});
+
+test("a cart refusal is styled as an error, not as a success", async ({ page }) => {
+  await openIn(page, "/video", "en");
+  await page.locator('a[href^="/contents/video"]').first().click();
+  const add = page.getByRole("button", { name: "Add to cart", exact: true });
+  await add.click();
+  await expect(page.locator(".timed-message.is-info")).toHaveText("Added to cart");
+  await add.click();
+  await expect(page.locator(".timed-message.is-error")).toHaveText("Already added to cart");
+  await expectAccessible(page);
+});
+
+test.describe("the webview on a Mac", () => {
+  test.use({
+    extraHTTPHeaders: { license_id: "VEDT-IND-0003-DEMO", hw_info: "HW-DEMO-IND-0003" },
+    userAgent: "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/537.36 (KHTML, like Gecko) VideoEditor/2.0.5",
+  });
+  test("says downloads need Windows", async ({ page }) => {
+    await page.goto("/mypage/sw/download?language=en");
+    await expect(page.getByRole("alert").filter({ hasText: "Download not possible on this operating system; use Windows" })).toBeVisible();
+    await expectAccessible(page);
+  });
+});
