@@ -7,7 +7,7 @@ import { useTranslation } from "../i18n/react";
 import type { loader as rootLoader } from "../root";
 import { shopCookies } from "../utils/cookies.server";
 import { clearPay, readPay } from "../utils/pay-session.server";
-import { useSessionFlag } from "../utils/session-flag";
+import { useSessionFlag, useSignedOutNotice } from "../utils/session-flag";
 import { readHeader } from "../utils/shopper.server";
 
 /** The storefront's chrome: every storefront page sits under this pathless layout. */
@@ -19,7 +19,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // purchase request or direct purchase, which needs no login.
   const pay = viewer ? null : await readPay(request, context);
   if (pay && pay.data.flow !== "direct" && pay.data.flow !== "request") headers.append("Set-Cookie", await clearPay(context));
-  return data({ viewer, cartCount }, { headers });
+  // A session found stale on the server (gt without gsi) is signed out here and told so on this page.
+  return data({ viewer, cartCount, signedOut: Boolean(staleGt) }, { headers });
 }
 
 export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) => {
@@ -29,9 +30,11 @@ export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) => {
 };
 
 export default function StoreLayout() {
-  const { viewer, cartCount } = useLoaderData<typeof loader>();
+  const { viewer, cartCount, signedOut } = useLoaderData<typeof loader>();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const { t } = useTranslation();
+  // Read before useSessionFlag's effect, which sets the notice for the reload it starts.
+  const staleInBrowser = useSignedOutNotice();
   useSessionFlag(Boolean(viewer));
   return (
     <>
@@ -47,6 +50,11 @@ export default function StoreLayout() {
         </p>
       ) : null}
       <main id="main" tabIndex={-1} className="container page">
+        {(signedOut || staleInBrowser) && !viewer ? (
+          <p className="notice-box signed-out" role="alert">
+            {t("auth.signInAgain")} <Link to="/login">{t("header.signIn")}</Link>
+          </p>
+        ) : null}
         <Outlet />
       </main>
       <SiteFooter />

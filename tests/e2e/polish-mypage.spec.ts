@@ -127,3 +127,25 @@ test.describe("the webview on a Mac", () => {
     await expectAccessible(page);
   });
 });
+
+for (const lang of ["en", "ko"] as const) {
+  test(`a stale session is signed out with the message to sign in again (${lang})`, async ({ page, context }) => {
+    const text = lang === "en" ? "You have been signed out. Please sign in again." : "로그아웃되었습니다. 다시 로그인해 주세요.";
+    await signIn(page, lang, "member@example.com");
+    // The session ended elsewhere: gsi is gone while gt and the browser's signed-in flag remain.
+    await context.clearCookies({ name: "gsi" });
+    await page.goto("/notice");
+    await expect(page.getByRole("alert").filter({ hasText: text })).toBeVisible();
+    await expect(page.getByRole("link", { name: lang === "en" ? "Sign in" : "로그인", exact: true }).first()).toBeVisible();
+    await expectAccessible(page);
+    // Shown once: the next page is a visitor's, without the message.
+    await page.goto("/notice");
+    await expect(page.getByText(text)).toHaveCount(0);
+    // Both cookies gone (signed out in another browser window): the browser's flag finds it and says so.
+    await signIn(page, lang, "member@example.com");
+    await context.clearCookies({ name: "gt" });
+    await context.clearCookies({ name: "gsi" });
+    await page.goto("/notice");
+    await expect(page.getByRole("alert").filter({ hasText: text })).toBeVisible();
+  });
+}
