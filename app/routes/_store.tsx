@@ -1,4 +1,4 @@
-import { data, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/node";
+import { data, type HeadersFunction, type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import { Link, Outlet, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { SiteFooter } from "../components/site-footer";
 import { SiteHeader } from "../components/site-header";
@@ -12,6 +12,13 @@ import { readHeader } from "../utils/shopper.server";
 
 /** The storefront's chrome: every storefront page sits under this pathless layout. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
+  // Spec section 2: /welcome is also shown when the query join_market equals 1 (a new account arriving from the
+  // company's sign-up on any page): that page is greeted on /welcome, which then leads back to it.
+  const url = new URL(request.url);
+  if (url.searchParams.get("join_market") === "1" && url.pathname !== "/welcome") {
+    url.searchParams.delete("join_market");
+    throw redirect(`/welcome?join_market=1&redirectTo=${encodeURIComponent(`${url.pathname}${url.search}`)}`);
+  }
   const { viewer, cartCount, staleGt } = await readHeader(request, context);
   const headers = new Headers();
   if (staleGt) headers.append("Set-Cookie", await shopCookies(context.env).gt.serialize("", { maxAge: 0 }));
