@@ -130,6 +130,29 @@ describe(`catalog pages on ${ENGINE}`, () => {
     expect((await call("/list/benefit/99999", en)).headers.get("location")).toBe("/404");
   });
 
+  it("shows the editor's market modules on /modules with what the catalog holds for each, in both languages", async () => {
+    const res = await call("/modules", en);
+    expect(res.status).toBe(200);
+    const body = (await res.text()).replaceAll("<!-- -->", "");
+    expect(body).toContain("<h1>Market modules in the editor</h1>");
+    expect(body).toContain("version 2.0.4.7.0 or later");
+    for (const type of ["video", "icon", "audio", "font", "package"] as const) {
+      const n = Number(
+        (
+          await db
+            .selectFrom("contents")
+            .select(sql<number>`count(*)`.as("n"))
+            .where("status", "=", "active")
+            .where("contents_type", "=", type)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+      expect(body).toContain(`href="/${type}"`);
+      expect(body).toContain(`${n.toLocaleString("en")} item`);
+    }
+    expect(await html("/modules", ko)).toContain("편집기의 마켓 모듈");
+  });
+
   it("filters packages by package category", async () => {
     const cat = await db
       .selectFrom("taxonomy")
