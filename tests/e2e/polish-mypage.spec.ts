@@ -149,3 +149,38 @@ for (const lang of ["en", "ko"] as const) {
     await expect(page.getByRole("alert").filter({ hasText: text })).toBeVisible();
   });
 }
+
+for (const lang of ["en", "ko"] as const) {
+  test(`dead ends lead somewhere: /benefit's See all, /modules and join_market=1 (${lang})`, async ({ page }) => {
+    await openIn(page, "/benefit", lang);
+    await page
+      .getByRole("link", { name: lang === "en" ? "See all" : "전체 보기", exact: true })
+      .first()
+      .click();
+    await expect(page).toHaveURL(/\/list\/benefit\/all$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(lang === "en" ? "Free & Benefit" : "무료 & 혜택");
+    await expect(page.locator('a[href^="/contents/"]').first()).toBeVisible();
+    await expectAccessible(page);
+    await look(page, `list-benefit-${lang}`);
+
+    await page.goto("/modules");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(lang === "en" ? "Market modules in the editor" : "편집기의 마켓 모듈");
+    await expect(page.getByRole("heading", { level: 2 })).toHaveCount(5);
+    await expectAccessible(page);
+    await look(page, `modules-${lang}`);
+
+    await page.goto("/video?join_market=1");
+    await expect(page).toHaveURL(/\/welcome\?join_market=1&redirectTo=%2Fvideo$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(lang === "en" ? "Welcome" : "환영합니다");
+    await expectAccessible(page);
+    await look(page, `welcome-${lang}`);
+    await page
+      .getByRole("main")
+      .getByRole("link", { name: lang === "en" ? "Sign in" : "로그인", exact: true })
+      .click();
+    await page.getByLabel(lang === "en" ? "E-mail" : "이메일", { exact: true }).fill("member@example.com");
+    await page.getByLabel(lang === "en" ? "Password" : "비밀번호", { exact: true }).fill("market1234!");
+    await page.getByRole("button", { name: lang === "en" ? "Sign in" : "로그인", exact: true }).click();
+    await expect(page).toHaveURL(/\/video$/);
+  });
+}
