@@ -13,6 +13,7 @@ import { readJson } from "./caller.server";
 import { ok } from "./envelope.server";
 import { keyOfCall } from "./requests.server";
 import type { ApiCall, ApiRoute } from "./router.server";
+import { snakeKeys } from "./snake-case";
 
 /**
  * Whose payments a call asks about: the signed-in member's (authorizationToken), or — for the editor, which has
@@ -72,8 +73,8 @@ export const orderRoutes: ApiRoute[] = [
     handler: async (call) => {
       const owner = await orderOwner(call);
       const q = paging.parse(Object.fromEntries(call.query));
-      const result = await listOrders(call.context.db, owner, q);
-      return ok({ list: result.list, total_count: result.total_count, searchable_from: result.floor });
+      const result = await listOrders(call.context.db, owner, call.language, q);
+      return ok({ list: snakeKeys(result.list), total_count: result.total_count, searchable_from: result.floor });
     },
   },
   {
@@ -88,7 +89,7 @@ export const orderRoutes: ApiRoute[] = [
         .parse(call.params.id, { path: ["id"] });
       const detail = await orderDetail(call.context.db, owner, id, call.language);
       if (!detail) throw new MarketError("ORDER_NOT_FOUND", 404, "No such payment");
-      return ok(detail);
+      return ok(snakeKeys(detail));
     },
   },
   {
@@ -101,7 +102,7 @@ export const orderRoutes: ApiRoute[] = [
         .optional()
         .parse(call.query.get("status") ?? undefined, { path: ["status"] });
       const list = await listPasses(call.context.db, owner, { status });
-      return ok({ list, total_count: list.length });
+      return ok({ list: snakeKeys(list), total_count: list.length });
     },
   },
   {

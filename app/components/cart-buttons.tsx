@@ -40,14 +40,16 @@ export function CartButtons({
   const hydrated = useHydrated();
   const cart = useFetcher<{ code: string }>({ key: `cart-${code}` });
   const fav = useFetcher<{ ok: boolean }>({ key: `fav-${code}` });
-  const [message, setMessage] = useState<{ text: string; nonce: number } | null>(
-    initialOutcome ? { text: t(`cart.result.${initialOutcome}`), nonce: 0 } : null,
+  // A refusal (already in the cart, cart full...) is shown as an error, not in the success colour.
+  const [message, setMessage] = useState<{ text: string; nonce: number; tone: "info" | "error" } | null>(
+    initialOutcome ? { text: t(`cart.result.${initialOutcome}`), nonce: 0, tone: initialOutcome === "SUCCESS" ? "info" : "error" } : null,
   );
   useEffect(() => {
-    if (cart.state === "idle" && cart.data?.code) setMessage({ text: t(`cart.result.${cart.data.code}`), nonce: Date.now() });
+    if (cart.state === "idle" && cart.data?.code)
+      setMessage({ text: t(`cart.result.${cart.data.code}`), nonce: Date.now(), tone: cart.data.code === "SUCCESS" ? "info" : "error" });
   }, [cart.state, cart.data, t]);
   useEffect(() => {
-    if (fav.state === "idle" && fav.data?.ok) setMessage({ text: t("favorites.added"), nonce: Date.now() });
+    if (fav.state === "idle" && fav.data?.ok) setMessage({ text: t("favorites.added"), nonce: Date.now(), tone: "info" });
   }, [fav.state, fav.data, t]);
   return (
     <div className="detail-actions">
@@ -84,7 +86,7 @@ export function CartButtons({
           {t("item.addToFavorites")}
         </a>
       )}
-      <TimedMessage key={message?.nonce} text={message?.text ?? null} />
+      <TimedMessage key={message?.nonce} text={message?.text ?? null} tone={message?.tone} />
     </div>
   );
 }

@@ -7,6 +7,8 @@ import { useTranslation } from "../i18n/react";
 import { downloadLicenseOf } from "../market/downloads/downloads.server";
 import { startHandOver } from "../market/downloads/hand-over.server";
 import { downloadLibrary, downloadRows } from "../market/downloads/library.server";
+import { isMacOs } from "../market/downloads/rules";
+import { MarketError } from "../market/errors";
 import { licenceLabel } from "../market/licenses.server";
 import { seoulText } from "../utils/dates";
 import { chosenIds } from "../utils/input.server";
@@ -29,6 +31,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     rows: downloadRows(library, locale),
     passes: library.passes.map((p) => ({ id: p.id, group: p.group, remaining: p.remaining, total: p.total, until: text(p.expiresAt) })),
     problem: installationProblemKey(licence),
+    mac: isMacOs(request.headers.get("user-agent")),
     licence: licenceLabel(licence),
     title: `${t("download.title")} | ${t("embedded.title")}`,
   };
@@ -46,19 +49,27 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const selected = chosenIds(await request.formData(), "item");
   const problem = installationProblemKey(licence);
   if (problem) return data({ error: problem }, { status: 403 });
-  const { token, excluded } = await startHandOver(context.db, {
-    license: downloadLicenseOf(licence),
-    userId: licence.userId,
-    selected,
-    windows: true,
-    locale: context.locale,
-  });
+  let handed: Awaited<ReturnType<typeof startHandOver>>;
+  try {
+    handed = await startHandOver(context.db, {
+      license: downloadLicenseOf(licence),
+      userId: licence.userId,
+      selected,
+      // The webview on a Mac is refused like the storefront (spec section 6); other webviews are the Windows editor's.
+      windows: !isMacOs(request.headers.get("user-agent")),
+      locale: context.locale,
+    });
+  } catch (error) {
+    if (error instanceof MarketError) return data({ error: `download.error.${error.code}` }, { status: error.status });
+    throw error;
+  }
+  const { token, excluded } = handed;
   if (!token) return redirect("/mypage/sw/download/start?none=1");
   return redirect(`/mypage/sw/download/start?token=${token}${excluded ? "&excluded=1" : ""}`);
 }
 
 export default function EmbeddedDownloads() {
-  const { rows, passes, problem, licence } = useLoaderData<typeof loader>();
+  const { rows, passes, problem, licence, mac } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const { t } = useTranslation();
@@ -69,6 +80,11 @@ export default function EmbeddedDownloads() {
     <section className="embedded-download" aria-labelledby="sw-download-title">
       <h1 id="sw-download-title">{t("download.title")}</h1>
       <p className="muted">{t("embedded.downloadLead", { licence })}</p>
+      {mac ? (
+        <p className="notice-box notice-error" role="alert">
+          {t("download.error.DOWNLOAD_OS")}
+        </p>
+      ) : null}
       <h2 className="embedded-subtitle">{t("download.passes")}</h2>
       {passes.length ? (
         <ul className="embedded-passes">

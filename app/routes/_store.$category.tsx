@@ -46,7 +46,7 @@ export default function CategoryLandingPage() {
       <section aria-labelledby="cat-best" className="section">
         <div className="section-head">
           <h2 id="cat-best">{t("category.bestSellers")}</h2>
-          {landing.space !== "benefit" ? <Link to={`/list/${landing.space}/all`}>{t("home.more")}</Link> : null}
+          <Link to={`/list/${landing.space}/all`}>{t("home.more")}</Link>
         </div>
         {landing.bestSellers.length ? (
           <CardGrid cards={landing.bestSellers} locale={locale} label={t("category.bestSellers")} />
@@ -81,7 +81,7 @@ export default function CategoryLandingPage() {
       <section aria-labelledby="cat-new" className="section">
         <div className="section-head">
           <h2 id="cat-new">{t("category.newest")}</h2>
-          {landing.space !== "benefit" ? <Link to={`/list/${landing.space}/all?sort=recent`}>{t("home.more")}</Link> : null}
+          <Link to={`/list/${landing.space}/all?sort=recent`}>{t("home.more")}</Link>
         </div>
         <CardGrid cards={landing.newest} locale={locale} label={t("category.newest")} />
       </section>

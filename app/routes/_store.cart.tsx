@@ -201,7 +201,11 @@ export default function CartPage() {
           {t("cart.guestFavorites")} <Link to="/login?redirectTo=%2Fcart">{t("header.signIn")}</Link>
         </p>
       ) : null}
-      <div role="status" aria-live="polite" className="form-result">
+      <div
+        role="status"
+        aria-live="polite"
+        className={`form-result${(result?.message ? result.message !== "cart.deleted" && result.message !== "cart.moved" : result?.code ? result.code !== "SUCCESS" : Boolean(outcome && outcome !== "SUCCESS")) ? " is-error" : ""}`}
+      >
         {result?.message
           ? t(result.message, { count: result.count })
           : outcome && outcome !== "SUCCESS"

@@ -5,7 +5,7 @@ import { Pagination } from "../components/pagination";
 import { useTranslation } from "../i18n/react";
 import { isContentType } from "../market/catalog/detail.server";
 import { listTerms } from "../market/catalog/landing.server";
-import { findGroup, listContents } from "../market/catalog/lists.server";
+import { findGroup, listContents, listScope } from "../market/catalog/lists.server";
 import { listQuery } from "../market/catalog/queries.server";
 import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";
@@ -16,18 +16,18 @@ export const LIST_PAGE_SIZE = 24;
 /** /list/{space}/{id}: a paged grid of one category, genre, mood or theme of a space ("all" for the whole space). */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const space = params.space;
-  if (!isContentType(space)) throw redirect("/404");
+  if (space !== "benefit" && !isContentType(space)) throw redirect("/404");
   const id = params.id === "all" ? null : Number(params.id);
   if (id !== null && (!Number.isInteger(id) || id <= 0)) throw redirect("/404");
   const group = id === null ? null : await findGroup(context.db, id, context.locale);
-  // A category or theme lists its own space; genres and moods are audio terms that also describe video.
-  const fits = group && (group.kind === "genre" || group.kind === "mood" ? ["audio", "video"].includes(space) : group.space === space);
-  if (id !== null && !fits) throw redirect("/404");
+  if (id !== null && !group) throw redirect("/404");
+  const scope = listScope(space, group);
+  if (!scope) throw redirect("/404");
   const { page, sort } = listQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
   const result = await listContents(
     context.db,
     {
-      type: space,
+      ...scope,
       group: group ? { id: group.id, kind: group.kind } : undefined,
       order: sort,
       offset: (page - 1) * LIST_PAGE_SIZE,
@@ -37,7 +37,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   );
   const pages = Math.max(1, Math.ceil(result.total / LIST_PAGE_SIZE));
   if (page > pages) throw redirect(`/list/${space}/${params.id}?page=${pages}${sort === "recent" ? "&sort=recent" : ""}`);
-  const categories = await listTerms(context.db, "category", space, context.locale);
+  // Free & Benefit spans every type: no category chips of its own.
+  const categories = space === "benefit" ? [] : await listTerms(context.db, "category", space, context.locale);
   const seo = await pageSeo(request, context, {
     title: group?.name ?? undefined,
     titleKey: group ? undefined : `meta.${space}`,

@@ -10,7 +10,10 @@ import { seoMeta } from "../utils/seo";
 /** /mypage/home (and /mypage): passes, payments, downloads, favorites and licences at a glance. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
-  const [summary, seo] = await Promise.all([memberSummary(context.db, viewer.id), pageSeo(request, context, { titleKey: "mypage.title" })]);
+  const [summary, seo] = await Promise.all([
+    memberSummary(context.db, viewer.id, context.locale),
+    pageSeo(request, context, { titleKey: "mypage.title" }),
+  ]);
   return { nickname: viewer.nickname, summary, seo, locale: context.locale };
 }
 
@@ -84,7 +87,8 @@ export default function MyPageHome() {
           <ul>
             {summary.recentOrders.map((o) => (
               <li key={o.order_no}>
-                {date(o.created_at)} · {o.order_no} · {formatMoney(o.total, o.currency as "KRW" | "USD", locale)}
+                {date(o.ptime ?? o.created_at)} · <Link to={`/mypage/pay/${o.id}`}>{o.name}</Link> · {o.order_no} ·{" "}
+                {formatMoney(o.total, o.currency as "KRW" | "USD", locale)}
               </li>
             ))}
           </ul>

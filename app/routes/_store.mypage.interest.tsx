@@ -74,7 +74,7 @@ export default function FavoritesPage() {
           ))}
         </ul>
       </nav>
-      <div role="status" aria-live="polite" className="form-result">
+      <div role="status" aria-live="polite" className={`form-result${result && !result.ok ? " is-error" : ""}`}>
         {result?.message ? t(result.message, { count: result.count }) : null}
       </div>
       {favorites.list.length === 0 ? (

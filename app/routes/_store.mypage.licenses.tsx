@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useId, useRef, useState } from "react";
 import { z } from "zod";
 import { useTranslation } from "../i18n/react";
@@ -33,7 +33,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     listMemberLicenses(context.db, viewer.id, { keyword: keyword || undefined, type }),
     pageSeo(request, context, { titleKey: "licenses.title" }),
   ]);
-  return { licenses, keyword, type: type ?? "", seo, locale: context.locale };
+  // "Download now" after buying for a typed non-member key leads here with the key to link (/payComp).
+  const link = (url.searchParams.get("link") ?? "").trim();
+  return { licenses, keyword, type: type ?? "", seo, locale: context.locale, linkSerial: /^[\w-]{1,60}$/.test(link) ? link : "" };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
@@ -109,7 +111,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function LicensesPage() {
-  const { licenses, keyword, type, locale } = useLoaderData<typeof loader>();
+  const { licenses, keyword, type, locale, linkSerial } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const { t } = useTranslation();
@@ -185,8 +187,18 @@ export default function LicensesPage() {
           {t("licenses.apply")}
         </button>
       </Form>
-      <div role="status" aria-live="polite" className="form-result">
+      <div
+        role="status"
+        aria-live="polite"
+        className={`form-result${message && message !== "licenses.aliasSaved" && message !== "licenses.orderSaved" && message !== "licenses.link.LINKED" ? " is-error" : ""}`}
+      >
         {message ? t(message) : null}
+        {message === "licenses.link.LINKED" ? (
+          <>
+            {" "}
+            <Link to="/mypage/download">{t("pay.downloadNow")}</Link>
+          </>
+        ) : null}
       </div>
       {shown.length === 0 ? (
         <p>{t("licenses.none")}</p>
@@ -301,13 +313,13 @@ export default function LicensesPage() {
           </div>
         ) : null}
       </section>
-      <section className="section" aria-labelledby={`${id}-link`}>
+      <section className="section" aria-labelledby={`${id}-link`} id="link-licence">
         <h2 id={`${id}-link`}>{t("licenses.link.title")}</h2>
         <Form method="post" className="inline-form">
           <input type="hidden" name="intent" value="link" />
           <div className="field">
             <label htmlFor={`${id}-lserial`}>{t("licenses.link.serial")}</label>
-            <input id={`${id}-lserial`} name="serial" required maxLength={60} defaultValue={linkValues?.serial} />
+            <input id={`${id}-lserial`} name="serial" required maxLength={60} defaultValue={linkValues?.serial ?? linkSerial} />
           </div>
           <div className="field">
             <label htmlFor={`${id}-lemail`}>{t("licenses.link.email")}</label>

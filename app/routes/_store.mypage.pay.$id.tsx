@@ -1,6 +1,7 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId } from "react";
+import { PopupLink } from "../components/popup-link";
 import { useTranslation } from "../i18n/react";
 import { passTitle } from "../i18n/translate";
 import { MarketError } from "../market/errors";
@@ -161,7 +162,7 @@ export default function PaymentDetail() {
                   {l.itemType !== "pass" && l.status === "active" && order.status !== "waiting" ? (
                     <>
                       {" · "}
-                      <Link to={`/mypage/certificate/${l.id}`}>{t("certificate.link")}</Link>
+                      <PopupLink href={`/mypage/certificate/${l.id}`}>{t("certificate.link")}</PopupLink>
                     </>
                   ) : null}
                 </td>

@@ -1,5 +1,6 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { PopupLink } from "../components/popup-link";
 import { useTranslation } from "../i18n/react";
 import { formatMoney } from "../market/money";
 import { deleteRequests, requestDetail } from "../market/requests/requests.server";
@@ -163,9 +164,9 @@ export default function PurchaseRequestDetail() {
         <button type="submit" name="intent" value="delete" className="button button-ghost" disabled={busy}>
           {t("purchase.delete")}
         </button>
-        <a href={`/mypage/estimate?id=${d.id}`} target="_blank" rel="noopener" className="button button-ghost">
-          {t("purchase.printQuote")} <span className="visually-hidden">{t("purchase.newWindow")}</span>
-        </a>
+        <PopupLink href={`/mypage/estimate?id=${d.id}`} className="button button-ghost">
+          {t("purchase.printQuote")}
+        </PopupLink>
       </Form>
     </section>
   );

@@ -4,7 +4,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { PaySteps } from "../components/pay";
 import { useTranslation } from "../i18n/react";
 import { formatMoney } from "../market/money";
-import { flowOrder } from "../market/orders/flows.server";
+import { downloadTarget, flowOrder } from "../market/orders/flows.server";
+import { orderContentsOf } from "../market/orders/order-names.server";
 import { readCheckout } from "../utils/checkout.server";
 import { seoulText } from "../utils/dates";
 import { pageSeo } from "../utils/page.server";
@@ -20,6 +21,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (order.status === "pending" && !order.pending_reason) throw redirect("/pay-cancel");
   return {
     order,
+    contents: await orderContentsOf(context.db, order, context.locale),
+    download: payer && state.flow === "member" ? await downloadTarget(context.db, order, payer.id) : null,
     dueText: seoulText(order.vbank_due_at, context.locale, "long"),
     flow: state.flow,
     locale: context.locale,
@@ -30,7 +33,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
 
 export default function PayComplete() {
-  const { order, locale, dueText, flow } = useLoaderData<typeof loader>();
+  const { order, contents, locale, dueText, flow, download } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   const state = order.status === "waiting" ? "waiting" : order.status === "pending" ? "pending" : "complete";
   return (
@@ -44,7 +47,7 @@ export default function PayComplete() {
         <dt>{t("orders.number")}</dt>
         <dd>{order.order_no}</dd>
         <dt>{t("orders.contents")}</dt>
-        <dd>{order.order_name}</dd>
+        <dd>{contents}</dd>
         <dt>{t("orders.method")}</dt>
         <dd>{order.method ? t(`pay.method.${order.method}`) : ""}</dd>
         <dt>{t("cart.total")}</dt>
@@ -64,6 +67,7 @@ export default function PayComplete() {
       {state === "pending" ? <p className="muted">{t("pay.echeckNote")}</p> : null}
       {flow === "direct" ? <p className="notice-box">{t("pay.directDone")}</p> : null}
       {flow === "pay_requests" ? <p className="notice-box">{t("pay.requestsDone")}</p> : null}
+      {state === "complete" && download?.kind === "link" ? <p className="notice-box">{t("pay.linkToDownload")}</p> : null}
       {flow === "direct" ? (
         <p className="pay-actions">
           <Link to="/" className="button">
@@ -72,8 +76,8 @@ export default function PayComplete() {
         </p>
       ) : (
         <p className="pay-actions">
-          {state === "complete" && flow === "member" ? (
-            <Link to={`/mypage/download?license=${order.license_id ?? ""}`} className="button">
+          {state === "complete" && download ? (
+            <Link to={download.path} className="button">
               {t("pay.downloadNow")}
             </Link>
           ) : null}

@@ -63,7 +63,7 @@ export default function PriceDetailPage() {
             </label>
           ))}
         </fieldset>
-        <p role="status" className="form-result">
+        <p role="status" className={`form-result${outcome && outcome !== "SUCCESS" ? " is-error" : ""}`}>
           {outcome ? t(`cart.result.${outcome}`) : ""}
         </p>
         {viewer?.business ? (

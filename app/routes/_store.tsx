@@ -1,4 +1,4 @@
-import { data, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/node";
+import { data, type HeadersFunction, type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import { Link, Outlet, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { SiteFooter } from "../components/site-footer";
 import { SiteHeader } from "../components/site-header";
@@ -7,11 +7,18 @@ import { useTranslation } from "../i18n/react";
 import type { loader as rootLoader } from "../root";
 import { shopCookies } from "../utils/cookies.server";
 import { clearPay, readPay } from "../utils/pay-session.server";
-import { useSessionFlag } from "../utils/session-flag";
+import { useSessionFlag, useSignedOutNotice } from "../utils/session-flag";
 import { readHeader } from "../utils/shopper.server";
 
 /** The storefront's chrome: every storefront page sits under this pathless layout. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
+  // Spec section 2: /welcome is also shown when the query join_market equals 1 (a new account arriving from the
+  // company's sign-up on any page): that page is greeted on /welcome, which then leads back to it.
+  const url = new URL(request.url);
+  if (url.searchParams.get("join_market") === "1" && url.pathname !== "/welcome") {
+    url.searchParams.delete("join_market");
+    throw redirect(`/welcome?join_market=1&redirectTo=${encodeURIComponent(`${url.pathname}${url.search}`)}`);
+  }
   const { viewer, cartCount, staleGt } = await readHeader(request, context);
   const headers = new Headers();
   if (staleGt) headers.append("Set-Cookie", await shopCookies(context.env).gt.serialize("", { maxAge: 0 }));
@@ -19,7 +26,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // purchase request or direct purchase, which needs no login.
   const pay = viewer ? null : await readPay(request, context);
   if (pay && pay.data.flow !== "direct" && pay.data.flow !== "request") headers.append("Set-Cookie", await clearPay(context));
-  return data({ viewer, cartCount }, { headers });
+  // A session found stale on the server (gt without gsi) is signed out here and told so on this page.
+  return data({ viewer, cartCount, signedOut: Boolean(staleGt) }, { headers });
 }
 
 export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) => {
@@ -29,9 +37,11 @@ export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) => {
 };
 
 export default function StoreLayout() {
-  const { viewer, cartCount } = useLoaderData<typeof loader>();
+  const { viewer, cartCount, signedOut } = useLoaderData<typeof loader>();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const { t } = useTranslation();
+  // Read before useSessionFlag's effect, which sets the notice for the reload it starts.
+  const staleInBrowser = useSignedOutNotice();
   useSessionFlag(Boolean(viewer));
   return (
     <>
@@ -48,6 +58,11 @@ export default function StoreLayout() {
         </p>
       ) : null}
       <main id="main" tabIndex={-1} className="container page">
+        {(signedOut || staleInBrowser) && !viewer ? (
+          <p className="notice-box signed-out" role="alert">
+            {t("auth.signInAgain")} <Link to="/login">{t("header.signIn")}</Link>
+          </p>
+        ) : null}
         <Outlet />
       </main>
       <SiteFooter />

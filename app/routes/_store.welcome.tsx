@@ -1,31 +1,46 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "../i18n/react";
-import { requireViewer } from "../utils/auth.server";
 import { pageSeo } from "../utils/page.server";
 import { safePath } from "../utils/redirect";
 import { seoMeta } from "../utils/seo";
+import { readShopper } from "../utils/shopper.server";
 
-/** /welcome greets a new market member (also reached with join_market=1). */
+/**
+ * /welcome greets a new market member (also reached with join_market=1 on any page, see the store layout). A new
+ * account made on the company's sign-up is not signed in to the market yet: it is welcomed and asked to sign in,
+ * and comes back to the page it came from.
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const viewer = await requireViewer(request, context);
+  const { viewer } = await readShopper(request, context);
   const next = safePath(new URL(request.url).searchParams.get("redirectTo"), "/");
-  return { nickname: viewer.nickname, next, seo: await pageSeo(request, context, { titleKey: "auth.welcomeTitle" }) };
+  return {
+    nickname: viewer?.nickname ?? null,
+    next,
+    signIn: `/login?redirectTo=${encodeURIComponent(next)}`,
+    seo: await pageSeo(request, context, { titleKey: "auth.welcomeTitle" }),
+  };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => seoMeta(data?.seo);
 
 export default function Welcome() {
-  const { nickname, next } = useLoaderData<typeof loader>();
+  const { nickname, next, signIn } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   return (
     <section className="message-page">
-      <h1>{t("auth.welcome", { name: nickname })}</h1>
-      <p>{t("auth.welcomeLead")}</p>
+      <h1>{nickname ? t("auth.welcome", { name: nickname }) : t("auth.welcomeTitle")}</h1>
+      <p>{nickname ? t("auth.welcomeLead") : t("auth.welcomeGuest")}</p>
       <p className="actions">
-        <Link className="button" to={next}>
-          {t("auth.continueShopping")}
-        </Link>{" "}
+        {nickname ? (
+          <Link className="button" to={next}>
+            {t("auth.continueShopping")}
+          </Link>
+        ) : (
+          <Link className="button" to={signIn}>
+            {t("header.signIn")}
+          </Link>
+        )}{" "}
         <Link className="button button-ghost" to="/price">
           {t("nav.price")}
         </Link>

@@ -1,7 +1,9 @@
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 
 /** The browser's own "signed in" flag (spec section 4), shared by the tabs of one browser. */
 export const SIGNED_IN_FLAG = "market.signedIn";
+/** Set for the reload that follows a stale session, so the reloaded page says the visitor was signed out. */
+export const SIGNED_OUT_NOTICE = "market.signedOut";
 
 /**
  * Keeps the local signed-in flag in step with the server (spec section 4): signed in sets it; a page that finds
@@ -18,6 +20,7 @@ export function useSessionFlag(signedIn: boolean) {
       else if (stored === "1") {
         window.localStorage.setItem(SIGNED_IN_FLAG, "0");
         window.sessionStorage.clear();
+        window.sessionStorage.setItem(SIGNED_OUT_NOTICE, "1");
         window.location.reload();
         return;
       }
@@ -40,4 +43,23 @@ export function clearSessionFlag() {
   } catch {
     // storage disabled
   }
+}
+
+/**
+ * Whether this page comes from the reload of a stale session (spec section 4 and 8: the signed-out message asking
+ * to sign in again): read once, then forgotten.
+ */
+export function useSignedOutNotice(): boolean {
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    try {
+      if (window.sessionStorage.getItem(SIGNED_OUT_NOTICE) === "1") {
+        window.sessionStorage.removeItem(SIGNED_OUT_NOTICE);
+        setShown(true);
+      }
+    } catch {
+      // storage disabled
+    }
+  }, []);
+  return shown;
 }

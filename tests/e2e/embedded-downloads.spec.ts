@@ -82,7 +82,7 @@ async function buyTwo(request: APIRequestContext) {
   await expect
     .poll(async () => {
       const orders = (await (await request.get("/api/v1/users/orders")).json()) as {
-        data: { list: { orderNo?: string; status: string }[] };
+        data: { list: { order_no?: string; status: string }[] };
       };
       return orders.data.list.some((o) => o.status === "complete");
     })

@@ -280,6 +280,10 @@ const NO_ID_QUERY_NAMES = new Set([
   "from",
   "deleted",
   "saved",
+  // join_market=1 leads any page to /welcome (spec section 2); link fills the licences page's link form with a key
+  // the member typed and shows nothing of it.
+  "join_market",
+  "link",
 ]);
 
 /** Route ids whose 503 is their purpose (the service-inspection and service-suspension pages). */

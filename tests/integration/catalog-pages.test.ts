@@ -152,6 +152,68 @@ describe(`catalog pages on ${ENGINE}`, () => {
       expect((await call(bad, en)).headers.get("location")).toBe("/404");
   });
 
+  it("lists Free & Benefit: /benefit links to /list/benefit/all, which pages free and benefit items of every type, and a category narrows it", async () => {
+    const landing = await html("/benefit");
+    expect(landing).toContain('href="/list/benefit/all"');
+    expect(landing).toContain('href="/list/benefit/all?sort=recent"');
+    const count = async (where: (q: any) => any) =>
+      Number(
+        (
+          await where(
+            db.selectFrom("contents").select(sql<number>`count(*)`.as("n")).where("status", "=", "active"),
+          ).executeTakeFirstOrThrow()
+        ).n,
+      );
+    const total = await count((q) => q.where("price_type", "in", ["free", "benefit"]));
+    expect(total).toBeGreaterThan(0);
+    const all = await call("/list/benefit/all", en);
+    expect(all.status).toBe(200);
+    const body = (await all.text()).replaceAll("<!-- -->", "");
+    expect(body).toContain("<h1>Free &amp; Benefit</h1>");
+    expect(body).toContain(`${total.toLocaleString("en")} item`);
+    const shown = [...body.matchAll(/code=([\w-]+)/g)].map((m) => m[1]);
+    expect(shown.length).toBeGreaterThan(0);
+    const prices = await db.selectFrom("contents").select("price_type").where("code", "in", shown).execute();
+    expect(new Set(prices.map((p) => p.price_type))).not.toContain("paid");
+    // A category of one type narrows it to that category's free and benefit items.
+    const cat = await db
+      .selectFrom("contents")
+      .select(["category_id", sql<number>`count(*)`.as("n")])
+      .where("status", "=", "active")
+      .where("price_type", "in", ["free", "benefit"])
+      .where("category_id", "is not", null)
+      .groupBy("category_id")
+      .orderBy("n", "desc")
+      .executeTakeFirstOrThrow();
+    const one = await call(`/list/benefit/${cat.category_id}`, en);
+    expect(one.status).toBe(200);
+    expect((await one.text()).replaceAll("<!-- -->", "")).toContain(`${Number(cat.n).toLocaleString("en")} item`);
+    expect((await call("/list/benefit/99999", en)).headers.get("location")).toBe("/404");
+  });
+
+  it("shows the editor's market modules on /modules with what the catalog holds for each, in both languages", async () => {
+    const res = await call("/modules", en);
+    expect(res.status).toBe(200);
+    const body = (await res.text()).replaceAll("<!-- -->", "");
+    expect(body).toContain("<h1>Market modules in the editor</h1>");
+    expect(body).toContain("version 2.0.4.7.0 or later");
+    for (const type of ["video", "icon", "audio", "font", "package"] as const) {
+      const n = Number(
+        (
+          await db
+            .selectFrom("contents")
+            .select(sql<number>`count(*)`.as("n"))
+            .where("status", "=", "active")
+            .where("contents_type", "=", type)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+      expect(body).toContain(`href="/${type}"`);
+      expect(body).toContain(`${n.toLocaleString("en")} item`);
+    }
+    expect(await html("/modules", ko)).toContain("편집기의 마켓 모듈");
+  });
+
   it("filters packages by package category", async () => {
     const cat = await db
       .selectFrom("taxonomy")

@@ -107,6 +107,8 @@ describe(`checkout and payments through the sandbox gateway on ${ENGINE}`, () =>
     const done = await (await go(s.jar, "/payComp")).text();
     expect(done).toContain("Payment complete");
     expect(done).toContain(orderNo);
+    // The member's own licence: "Download now" opens its downloads.
+    expect(done).toMatch(/href="\/mypage\/download\?license=\d+"/);
 
     // The webhook arrives too (and again, late): nothing changes twice.
     await sandbox.settled();
@@ -172,6 +174,14 @@ describe(`checkout and payments through the sandbox gateway on ${ENGINE}`, () =>
     const pay = await go(s.jar, "/pay03", { method: "card", agreeTerms: "on", agreePaid: "on" });
     const orderNo = decodeURIComponent(location(pay).split("/").pop() as string);
     expect(await orderOf(orderNo)).toMatchObject({ license_id: guest.id, user_id: s.userId });
+    // Paid: "Download now" cannot lead to the member's downloads (the key is not theirs) but to linking the key.
+    const approved = await go(s.jar, location(pay), { action: "approve" });
+    await go(s.jar, location(approved));
+    const done = await (await go(s.jar, "/payComp")).text();
+    expect(done).toContain(`/mypage/licenses?link=${encodeURIComponent(guest.serial)}#link-licence`);
+    expect(done).not.toContain("/mypage/download?license=");
+    const linkPage = await (await go(s.jar, `/mypage/licenses?link=${encodeURIComponent(guest.serial)}`)).text();
+    expect(linkPage).toContain(`value="${guest.serial}"`);
 
     // The API alike; given both, the id and the key must name the same licence.
     const place = async (license: { license_id?: number; serial?: string }, key: string) =>

@@ -71,13 +71,35 @@ describe(`payments and orders API on ${ENGINE}`, () => {
     await sandbox.settled();
     const list = await api("users/orders", { headers: auth });
     expect(list.json.data.total_count).toBe(1);
-    expect(list.json.data.list[0]).toMatchObject({ orderNo: order.order_no, status: "complete", quantity: 2 });
+    expect(list.json.data.list[0]).toMatchObject({
+      order_no: order.order_no,
+      status: "complete",
+      quantity: 2,
+      purchase_category: "member",
+    });
     const detail = await api(`users/orders/${order.id}`, { headers: auth });
-    expect(detail.json.data).toMatchObject({ orderNo: order.order_no, cancellable: true, license: { serial: s.serial } });
+    expect(detail.json.data).toMatchObject({ order_no: order.order_no, cancellable: true, license: { serial: s.serial } });
+    // Every field is snake_case (spec section 7), in the lines too.
+    const keys = (v: unknown): string[] =>
+      Array.isArray(v) ? v.flatMap(keys) : v && typeof v === "object" ? Object.entries(v).flatMap(([k, x]) => [k, ...keys(x)]) : [];
+    expect(keys(list.json.data).filter((k) => /[A-Z]/.test(k))).toEqual([]);
+    expect(keys(detail.json.data).filter((k) => /[A-Z]/.test(k))).toEqual([]);
+    expect(detail.json.data.lines[0]).toHaveProperty("item_type");
+    // The contents are named from the items in the caller's language: the first item and how many more.
+    const firstItem = await db
+      .selectFrom("order_items")
+      .innerJoin("contents", "contents.id", "order_items.content_id")
+      .select(["title_ko", "title_en"])
+      .where("order_id", "=", order.id)
+      .orderBy("order_items.id")
+      .executeTakeFirstOrThrow();
+    expect(list.json.data.list[0].name).toBe(`${firstItem.title_en} and 1 more`);
+    const inKo = await api("users/orders", { headers: { ...auth, language: "ko" } });
+    expect(inKo.json.data.list[0].name).toBe(`${firstItem.title_ko} 외 1건`);
 
     // The editor, without login: the licence's headers show the same payment; a wrong hw_info shows nothing.
     const editor = await api("users/orders", { headers: { license_id: s.serial, hw_info: s.hwInfo } });
-    expect(editor.json.data.list.map((o: { orderNo: string }) => o.orderNo)).toEqual([order.order_no]);
+    expect(editor.json.data.list.map((o: { order_no: string }) => o.order_no)).toEqual([order.order_no]);
     expect((await api(`users/orders/${order.id}`, { headers: { license_id: s.serial, hw_info: s.hwInfo } })).status).toBe(200);
     expect((await api("users/orders", { headers: { license_id: s.serial, hw_info: "HW-OTHER" } })).status).toBe(403);
     expect((await api("users/orders")).status).toBe(401);
@@ -107,8 +129,24 @@ describe(`payments and orders API on ${ENGINE}`, () => {
     await sandbox.settled();
     const passes = await api("users/passes", { headers: { authorizationToken: s.token } });
     expect(passes.json.data.list).toEqual([
-      expect.objectContaining({ remaining: 10, total: 10, status: "available", validDays: pass.valid_days }),
+      expect.objectContaining({ remaining: 10, total: 10, status: "available", valid_days: pass.valid_days }),
     ]);
+    // A pass order is named by its pass in the caller's language, from its items, not by its raw group.
+    const group = { 1: ["Icon pass", "아이콘 이용권"], 2: ["Video pass", "영상 이용권"] } as Record<number, [string, string]>;
+    const auth = { authorizationToken: s.token };
+    const en = await api("users/orders", { headers: auth });
+    const ko = await api("users/orders", { headers: { ...auth, language: "ko" } });
+    const enName = en.json.data.list[0].name as string;
+    const koName = ko.json.data.list[0].name as string;
+    expect(enName).toMatch(/ · 10$/);
+    expect(koName).toMatch(/ · 10$/);
+    expect(enName).not.toBe(koName);
+    if (group[pass.contents_flag]) {
+      expect(enName).toBe(`${group[pass.contents_flag][0]} · 10`);
+      expect(koName).toBe(`${group[pass.contents_flag][1]} · 10`);
+    }
+    const detail = await api(`users/orders/${en.json.data.list[0].id}`, { headers: { ...auth, language: "ko" } });
+    expect(detail.json.data.name).toBe(koName);
     expect((await api("users/passes?status=nope", { headers: { authorizationToken: s.token } })).status).toBe(400);
   });
 });

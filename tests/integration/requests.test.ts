@@ -437,7 +437,7 @@ describe(`business customers on ${ENGINE}`, () => {
       const mine = await json("users/orders", {
         headers: { license_id: DEMO.licenses.b2bg.serial, license_email: "editor1@studio.example" },
       });
-      expect((await mine.json()).data.list.map((o: { orderNo: string }) => o.orderNo)).toContain(directNo);
+      expect((await mine.json()).data.list.map((o: { order_no: string }) => o.order_no)).toContain(directNo);
       const stranger = await json("users/orders", { headers: { license_id: DEMO.licenses.b2bg.serial, license_email: "x@example.com" } });
       expect(stranger.status).toBe(404);
       const wrong = await json("payments", {

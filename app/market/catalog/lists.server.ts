@@ -31,6 +31,21 @@ export async function findGroup(db: DB, id: number, locale: Locale): Promise<Gro
   return row ? { id: row.id, kind: row.kind, space: row.space, code: row.code, name: locale === "ko" ? row.name_ko : row.name_en } : null;
 }
 
+/**
+ * What a list address (/list/{space}/{id}) lists: a content type's items, narrowed by one of its groups (genres and
+ * moods describe audio and video); or for "benefit" (the Free & Benefit landing) free and benefit items of every
+ * type, narrowed by any group. Null when the group does not belong to the space.
+ */
+export function listScope(
+  space: ContentsType | "benefit",
+  group: Group | null,
+): { type?: ContentsType; price?: NonNullable<ListQuery["price"]> } | null {
+  if (space === "benefit") return { type: group?.kind === "category" ? group.space : undefined, price: "free_benefit" };
+  if (!group) return { type: space };
+  const fits = group.kind === "genre" || group.kind === "mood" ? ["audio", "video"].includes(space) : group.space === space;
+  return fits ? { type: space } : null;
+}
+
 const PRICES_OF = {
   all: undefined,
   paid: ["paid"],

@@ -19,6 +19,11 @@ export function isWindows(userAgent: string | null | undefined): boolean {
   return /Windows/i.test(userAgent ?? "");
 }
 
+/** The editor's webview on a Mac (its user agent names macOS): downloads are Windows-only (spec section 6). */
+export function isMacOs(userAgent: string | null | undefined): boolean {
+  return !isWindows(userAgent) && /Macintosh|Mac OS X/i.test(userAgent ?? "");
+}
+
 /** The pass group that covers a content item (packages have none). */
 export function passGroupOfContent(type: ContentsType, sub: number | null): PassGroup | null {
   if (type === "video") return "video";

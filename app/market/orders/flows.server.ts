@@ -137,3 +137,20 @@ export async function flowOrder(db: DB, orderNo: string, state: FlowState, payer
   else return undefined;
   return q.executeTakeFirst();
 }
+
+/**
+ * Where a paid order's "Download now" leads its member: the downloads of the licence it was bought for when the
+ * licence is the member's; when the member typed a non-member key, linking that key first (the key's downloads
+ * are the editor's, or the member's once linked), with the key filled in.
+ */
+export async function downloadTarget(
+  db: DB,
+  order: { license_id: number | null },
+  payerId: number,
+): Promise<{ kind: "downloads"; path: string } | { kind: "link"; path: string }> {
+  const licence = order.license_id
+    ? await db.selectFrom("licenses").select(["id", "serial", "user_id"]).where("id", "=", order.license_id).executeTakeFirst()
+    : undefined;
+  if (!licence || licence.user_id === payerId) return { kind: "downloads", path: `/mypage/download?license=${licence?.id ?? ""}` };
+  return { kind: "link", path: `/mypage/licenses?link=${encodeURIComponent(licence.serial)}#link-licence` };
+}

@@ -6,6 +6,7 @@ import { seoulText } from "../../utils/dates";
 import { formatMoney } from "../money";
 import { passGroupOf } from "../pass-groups";
 import { ORDER_HISTORY_YEARS } from "../rules";
+import { contentsName, orderContents } from "./order-names.server";
 import { quoteRefund } from "./pricing";
 
 /** Whose orders: a signed-in member's, or an editor licence's (licence-key callers, the embedded pages). */
@@ -41,6 +42,7 @@ export const historyFloor = (now: Date) => {
 export async function listOrders(
   db: DB,
   owner: OrderOwner,
+  locale: Locale,
   filter: { from?: string; to?: string; offset?: number; limit?: number } = {},
   now = new Date(),
 ): Promise<{ list: OrderRow[]; total_count: number; floor: string }> {
@@ -52,7 +54,7 @@ export async function listOrders(
   if (filter.to) q = q.where((eb) => eb(eb.fn.coalesce("ptime", "created_at"), "<", filter.to as string));
   const [rows, count] = await Promise.all([
     q
-      .select(["id", "order_no", "ptime", "created_at", "order_name", "status", "method", "currency", "total", "purchase_category"])
+      .select(["id", "order_no", "ptime", "created_at", "status", "method", "currency", "total", "purchase_category"])
       .select((eb) =>
         eb
           .selectFrom("order_items")
@@ -67,6 +69,11 @@ export async function listOrders(
       .execute(),
     q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
   ]);
+  const names = await orderContents(
+    db,
+    rows.map((r) => r.id),
+    locale,
+  );
   return {
     floor,
     total_count: Number(count.n),
@@ -75,7 +82,7 @@ export async function listOrders(
       orderNo: r.order_no,
       paidAt: r.ptime,
       createdAt: r.created_at,
-      name: r.order_name ?? r.order_no,
+      name: names.get(r.id) || r.order_no,
       status: r.status,
       method: r.method,
       currency: r.currency as "KRW" | "USD",
@@ -121,6 +128,7 @@ export async function paymentHistoryPage(
   const result = await listOrders(
     db,
     owner,
+    locale,
     {
       from: fromDay ? new Date(`${fromDay}T00:00:00+09:00`).toISOString() : undefined,
       to: toDay ? new Date(Date.parse(`${toDay}T00:00:00+09:00`) + 86_400_000).toISOString() : undefined,
@@ -290,7 +298,7 @@ export async function orderDetail(
     orderNo: o.order_no,
     paidAt: o.ptime,
     createdAt: o.created_at,
-    name: o.order_name ?? o.order_no,
+    name: contentsName(lines, locale) || o.order_no,
     status: o.status,
     method: o.method,
     currency: o.currency as "KRW" | "USD",

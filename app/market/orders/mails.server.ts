@@ -13,6 +13,7 @@ import { receiptMail, refundMail, vbankCancelledMail, vbankMail } from "../mail/
 import { queueMail } from "../mail/queue.server";
 import { type Currency, formatMoney } from "../money";
 import { admitMail, RateLimited } from "../rate-limits.server";
+import { orderContentsOf } from "./order-names.server";
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -35,16 +36,22 @@ async function recipient(db: Executor, order: OrderRow): Promise<{ to: string; l
   return { to: order.buyer_email, locale };
 }
 
-const facts = (order: OrderRow, locale: Locale) => ({
+/** The order as a mail tells it: its contents named from its items in the recipient's language. */
+const facts = async (db: Executor, order: OrderRow, locale: Locale) => ({
   orderNo: order.order_no,
   orderId: order.id,
-  name: order.order_name ?? order.order_no,
+  name: await orderContentsOf(db, order, locale),
   total: formatMoney(order.total, order.currency as Currency, locale),
 });
 
 export async function queueReceipt(db: Executor, order: OrderRow & { method: string | null }, now: Date) {
   const r = await recipient(db, order);
-  if (r) await queueMail(db, receiptMail(r.to, r.locale, facts(order, r.locale), order.user_id !== null, order.method === "vbank"), now);
+  if (r)
+    await queueMail(
+      db,
+      receiptMail(r.to, r.locale, await facts(db, order, r.locale), order.user_id !== null, order.method === "vbank"),
+      now,
+    );
 }
 
 export async function queueVbankInstructions(
@@ -57,7 +64,7 @@ export async function queueVbankInstructions(
   if (r)
     await queueMail(
       db,
-      vbankMail(r.to, r.locale, { ...facts(order, r.locale), ...vbank, due: seoulText(order.vbank_due_at, r.locale, "long") }),
+      vbankMail(r.to, r.locale, { ...(await facts(db, order, r.locale)), ...vbank, due: seoulText(order.vbank_due_at, r.locale, "long") }),
       now,
     );
 }
@@ -67,7 +74,7 @@ export async function queueVbankCancelled(db: Executor, order: OrderRow & { vban
   if (r)
     await queueMail(
       db,
-      vbankCancelledMail(r.to, r.locale, { ...facts(order, r.locale), due: seoulText(order.vbank_due_at, r.locale, "long") }),
+      vbankCancelledMail(r.to, r.locale, { ...(await facts(db, order, r.locale)), due: seoulText(order.vbank_due_at, r.locale, "long") }),
       now,
     );
 }
@@ -78,7 +85,7 @@ export async function queueRefund(db: Executor, order: OrderRow, refund: { amoun
   const money = (n: number) => formatMoney(n, order.currency as Currency, r.locale);
   await queueMail(
     db,
-    refundMail(r.to, r.locale, { ...facts(order, r.locale), refund: money(refund.amount), deduction: money(refund.deduction) }),
+    refundMail(r.to, r.locale, { ...(await facts(db, order, r.locale)), refund: money(refund.amount), deduction: money(refund.deduction) }),
     now,
   );
 }

@@ -25,6 +25,7 @@ import { type CheckoutItem, type CheckoutQuote, currencyOfMethod, quoteCheckout,
 import { holdsCoupon, releaseCoupon, reserveCoupon, usableCoupon } from "./coupons.server";
 import { daysAfter, vbankDueAt } from "./deadlines";
 import { queueReceipt, queueVbankInstructions } from "./mails.server";
+import { contentsName, orderContentsOf } from "./order-names.server";
 
 export type OrderStatus = "pending" | "waiting" | "complete" | "cancelled" | "partially_cancelled" | "failed";
 
@@ -83,6 +84,7 @@ const addresses = (orderNo: string, gatewayName: string, origin: string) => ({
 });
 
 interface PendingOrder {
+  id: number;
   order_no: string;
   order_name: string | null;
   total: number;
@@ -93,11 +95,14 @@ interface PendingOrder {
   vbank_due_at: string | null;
 }
 
-/** The payment request of an order already placed: the same amounts, addresses and deadline as the first time. */
-function requestOf(order: PendingOrder, gatewayName: string, origin: string, locale: Locale): PaymentRequest {
+/**
+ * The payment request of an order already placed: the same amounts, addresses and deadline as the first time, the
+ * contents named in the payer's language now.
+ */
+async function requestOf(db: DB, order: PendingOrder, gatewayName: string, origin: string, locale: Locale): Promise<PaymentRequest> {
   return {
     ...addresses(order.order_no, gatewayName, origin),
-    orderName: order.order_name ?? order.order_no,
+    orderName: await orderContentsOf(db, order, locale),
     amount: order.total,
     vat: order.vat,
     currency: order.currency as "KRW" | "USD",
@@ -115,15 +120,8 @@ export async function resumeCheckout(db: DB, gateways: Gateways, userId: number,
   if (order.status !== "pending") throw new MarketError("ORDER_ALREADY_PLACED", 409, order.order_no);
   const gateway = order.gateway ? gateways.byName(order.gateway) : null;
   if (!gateway) throw new MarketError("GATEWAY_UNAVAILABLE", 502, "The payment service is not available");
-  return beginPayment(gateway, requestOf(order, gateway.name, origin, locale));
+  return beginPayment(gateway, await requestOf(db, order, gateway.name, origin, locale));
 }
-
-const orderName = (titles: string[], locale: Locale) =>
-  titles.length <= 1
-    ? (titles[0] ?? "")
-    : locale === "ko"
-      ? `${titles[0]} 외 ${titles.length - 1}건`
-      : `${titles[0]} and ${titles.length - 1} more`;
 
 export async function placeOrder(db: DB, gateways: Gateways, input: PlaceOrderInput): Promise<PlacedOrder> {
   const gateway = gateways.forMethod(input.method);
@@ -171,7 +169,7 @@ export async function placeOrder(db: DB, gateways: Gateways, input: PlaceOrderIn
     // The same checkout submitted again (a double click, a retry after a network error): the same payment.
     return {
       orderNo: existing.order_no,
-      checkout: await beginPayment(gateway, requestOf(existing, gateway.name, input.origin, input.locale)),
+      checkout: await beginPayment(gateway, await requestOf(db, existing, gateway.name, input.origin, input.locale)),
     };
   }
 
@@ -202,10 +200,8 @@ export async function placeOrder(db: DB, gateways: Gateways, input: PlaceOrderIn
   if (quote.totals.total <= 0) throw new MarketError("CHECKOUT_EMPTY", 400, "Nothing to pay for");
   const orderNo = newOrderNo(now);
   const at = now.toISOString();
-  const name = orderName(
-    quote.lines.map((l) => l.title),
-    input.locale,
-  );
+  // Kept with the order for the gateway's records; pages name an order from its items in the viewer's language.
+  const name = contentsName(quote.lines, input.locale);
   const due = input.method === "vbank" ? vbankDueAt(now) : null;
   try {
     await db.transaction().execute(async (trx) => {

@@ -1,9 +1,11 @@
 import { sql } from "kysely";
 import type { DB } from "../../db/db.server";
+import type { Locale } from "../../i18n/config";
 import { hasActiveLicense } from "../licenses.server";
+import { orderContents } from "../orders/order-names.server";
 
 /** My page home: what the member has at a glance, all from the database. */
-export async function memberSummary(db: DB, userId: number, now = new Date()) {
+export async function memberSummary(db: DB, userId: number, locale: Locale, now = new Date()) {
   const count = async (table: "interests" | "carts" | "passes" | "orders" | "downloads" | "support_tickets", extra?: (q: any) => any) => {
     let q = db.selectFrom(table).select(sql<number>`count(*)`.as("n")).where("user_id", "=", userId);
     if (extra) q = extra(q);
@@ -25,12 +27,31 @@ export async function memberSummary(db: DB, userId: number, now = new Date()) {
       .execute(),
     db
       .selectFrom("orders")
-      .select(["order_no", "status", "currency", "total", "ptime", "created_at"])
+      .select(["id", "order_no", "status", "currency", "total", "ptime", "created_at"])
       .where("user_id", "=", userId)
+      // Placed orders only, as on /mypage/pay (an abandoned or failed attempt is not a payment).
+      .where("status", "in", ["waiting", "complete", "cancelled", "partially_cancelled"])
       .orderBy("created_at", "desc")
       .limit(5)
       .execute(),
   ]);
-  const active = await hasActiveLicense(db, userId, now);
-  return { favorites, cart, activePasses, orders, downloads, inquiries, licenses, recentOrders, hasActiveLicense: active };
+  const [active, names] = await Promise.all([
+    hasActiveLicense(db, userId, now),
+    orderContents(
+      db,
+      recentOrders.map((o) => o.id),
+      locale,
+    ),
+  ]);
+  return {
+    favorites,
+    cart,
+    activePasses,
+    orders,
+    downloads,
+    inquiries,
+    licenses,
+    recentOrders: recentOrders.map((o) => ({ ...o, name: names.get(o.id) || o.order_no })),
+    hasActiveLicense: active,
+  };
 }
