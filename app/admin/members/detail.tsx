@@ -36,7 +36,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const [since, licences, orders, passes, downloads, inquiries] = await Promise.all([
     memberSince(db, id),
     listMemberLicenses(db, id),
-    listOrders(db, { userId: id }, { limit: LIST_LIMIT }),
+    listOrders(db, { userId: id }, locale, { limit: LIST_LIMIT }),
     listPasses(db, { userId: id }),
     memberDownloads(db, id, locale, LIST_LIMIT),
     listInquiries(db, id, { offset: 0, limit: LIST_LIMIT }),
