@@ -265,6 +265,10 @@ const pagePublicQuery = (w: World): Record<string, string> => ({
 });
 /** Query names routes read that never name an owner's data (filters, paging, notices, return addresses). */
 const NO_ID_QUERY_NAMES = new Set([
+  // The cart's unticked lines and tab (the shopper's own cart only).
+  "off",
+  "off_prev",
+  "tab",
   "redirect",
   "notice",
   "redirectTo",
