@@ -22,7 +22,7 @@ const form = (fields: Record<string, string> | [string, string][], cookie?: stri
 });
 const cookieOf = (res: Response, name: string) => res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
 /** The text of the page's form-result status, and of the detail page's timed cart message. */
-const formResult = (html: string) => html.match(/class="form-result">([^<]*)</)?.[1];
+const formResult = (html: string) => html.match(/class="form-result(?: is-error)?">([^<]*)</)?.[1];
 const timedMessage = (html: string) => html.match(/class="timed-message[^"]*" role="status"[^>]*>([^<]*)</)?.[1];
 const headerCount = (html: string) => Number(html.match(/data-testid="cart-count">(\d+)</)?.[1]);
 const esc = (s: string) =>

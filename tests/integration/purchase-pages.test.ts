@@ -264,7 +264,7 @@ describe(`the representative's purchase request pages on ${ENGINE}`, () => {
     expect(html).toContain(`₩${vat.toLocaleString("en-US")}`);
     expect(html).toContain(`₩${(amount + vat).toLocaleString("en-US")}`);
     expect(html).toMatch(/<button[^>]*name="intent"[^>]*value="pay"/);
-    expect(html).toMatch(new RegExp(`<a href="/mypage/estimate\\?id=${created.id}" target="_blank" rel="noopener"`));
+    expect(html).toMatch(new RegExp(`<a href="/mypage/estimate\\?id=${created.id}" target="_blank" rel="noopener noreferrer"`));
 
     const ko = await (await get(`/mypage/purchase/${created.id}`, repACookie(), "ko")).text();
     expect(ko).toContain("판매가 중단된 콘텐츠입니다");
