@@ -31,6 +31,7 @@ const T = {
     discontinued: "This content has been discontinued",
     addToCart: "Add to cart",
     items: (n: number) => `${n} items`,
+    gone: (n: number) => `${n} discontinued`,
     fontApply: "Preview",
   },
   ko: {
@@ -59,6 +60,7 @@ const T = {
     discontinued: "판매가 중단된 콘텐츠입니다",
     addToCart: "장바구니 담기",
     items: (n: number) => `${n}개`,
+    gone: (n: number) => `판매 중단 ${n}개`,
     fontApply: "미리 보기",
   },
 } as const;
@@ -124,7 +126,9 @@ test.describe("detail pages", () => {
         expect(vat).toBe(Math.round(price / 10));
         expect(total).toBe(price + vat);
         expect(card.price).toContain(await textOf(definitionAfter(t.total)));
-        await expect(page.getByText(t.discontinued)).toHaveCount(0);
+        // The item itself is on sale: the message appears only beside discontinued members of a package's contents.
+        const everywhere = await page.getByText(t.discontinued).count();
+        expect(everywhere).toBe(await page.locator("[aria-labelledby=bundle-h]").getByText(t.discontinued).count());
         await expect(page.getByRole("button", { name: t.addToCart, exact: true })).toBeVisible();
         // The product's structured data agrees with the price box.
         const ld = await productData(page);
@@ -155,8 +159,10 @@ test.describe("detail pages", () => {
           const bundle = page.getByRole("list", { name: t.bundle, exact: true });
           await expect(bundle.getByRole("listitem").first()).toBeVisible();
           const count = await bundle.getByRole("listitem").count();
+          // Discontinued members are listed as such and counted apart from what the package still holds.
+          const gone = await bundle.getByRole("listitem").filter({ hasText: t.discontinued }).count();
           await expect(page.getByRole("heading", { level: 2, name: new RegExp(`^${t.bundle}`) })).toHaveText(
-            `${t.bundle} · ${t.items(count)}`,
+            `${t.bundle} · ${t.items(count - gone)}${gone ? ` (${t.gone(gone)})` : ""}`,
           );
           // Bundled items are items of their own, never packages.
           for (const href of await cardHrefs(bundle)) expect(href).toMatch(/^\/contents\/(video|icon|audio|font)\?code=/);
