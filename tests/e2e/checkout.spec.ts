@@ -499,7 +499,7 @@ for (const lang of ["en", "ko"] as const) {
     await expect(page).toHaveURL(/\/mypage\/pay\/\d+$/);
     await page.reload();
     await hydrated(page);
-    await page.getByRole("link", { name: t.historyTitle, exact: true }).click();
+    await page.getByRole("link", { name: t.historyTitle, exact: true }).first().click(); // (the My page menu names it too)
     await expect(page).toHaveURL((url) => url.pathname === "/mypage/pay");
     const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: orderNo, exact: true }) });
     await expect(row.getByRole("cell", { name: t.state.cancelled, exact: true })).toBeVisible();
