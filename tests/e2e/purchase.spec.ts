@@ -89,7 +89,7 @@ for (const lang of ["ko", "en"] as const) {
     // The quote opens in a new window, without the storefront's chrome.
     const quoteLink = page.getByRole("link", { name: t.printQuote });
     await expect(quoteLink).toHaveAttribute("target", "_blank");
-    await expect(quoteLink).toHaveAttribute("rel", "noopener");
+    await expect(quoteLink).toHaveAttribute("rel", "noopener noreferrer");
     const [quote] = await Promise.all([page.waitForEvent("popup"), quoteLink.click()]);
     const quoteErrors: string[] = [];
     quote.on("console", (m) => {
