@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { BannerStrip } from "../components/banners";
 import { CardGrid } from "../components/content-card";
+import { KeywordChips } from "../components/keyword-chips";
 import { useTranslation } from "../i18n/react";
 import { homePage } from "../market/catalog/landing.server";
 import { currentPromotion } from "../market/orders/coupons.server";
@@ -67,18 +68,7 @@ export default function Home() {
         </Link>
       ) : null}
       <BannerStrip banners={home.keyVisuals} label={t("home.keyVisuals")} />
-      {home.keywords.length ? (
-        <section aria-labelledby="home-keywords" className="section">
-          <h2 id="home-keywords">{t("home.popularKeywords")}</h2>
-          <ul className="chips">
-            {home.keywords.map((k) => (
-              <li key={k}>
-                <Link to={`/search/all?keywords=${encodeURIComponent(k)}`}>{k}</Link>
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      {home.keywords.length ? <KeywordChips id="home-keywords" heading={t("home.popularKeywords")} keywords={home.keywords} /> : null}
       {home.bestSellers.map(({ space, items }) => (
         <section key={space} aria-labelledby={`best-${space}`} className="section">
           <div className="section-head">

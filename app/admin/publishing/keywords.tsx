@@ -1,11 +1,20 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { KeywordChips } from "../../components/keyword-chips";
 import { useTranslation } from "../../i18n/react";
-import { adminKeywords, keywordProblem, moveKeyword, saveKeyword, setKeywordVisible } from "../../market/publishing/keywords.server";
+import {
+  adminKeywords,
+  keywordProblem,
+  moveKeyword,
+  previewKeywords,
+  saveKeyword,
+  setKeywordVisible,
+} from "../../market/publishing/keywords.server";
 import { PUBLISHING_PAGES } from "../../market/publishing/pages";
 import { formObject } from "../forms.server";
 import { actorOf, domainCall, requireOperator } from "../guard.server";
 import { idParam, pageFilter, parseKeyword, rowChangeSchema } from "./forms.server";
+import { PreviewPane } from "./parts";
 
 export { AdminError as ErrorBoundary } from "../parts";
 
@@ -27,32 +36,40 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const op = await requireOperator(request, context, "publishing");
   const form = formObject(await request.formData());
   const none = null as { keyword_ko: string; keyword_en: string } | null;
+  const noPreview = null as { ko: string[]; en: string[] } | null;
   const actor = actorOf(op, context);
-  if (form.intent === "create" || form.intent === "update") {
+  if (form.intent === "create" || form.intent === "update" || form.intent === "preview") {
     const values = { keyword_ko: form.keyword_ko ?? "", keyword_en: form.keyword_en ?? "" };
     const draft = parseKeyword(form);
-    const id = form.intent === "update" ? idParam.safeParse(form.id ?? "") : null;
+    // A row's form sends its id; the new keyword's form sends none.
+    const id = form.intent === "update" || (form.intent === "preview" && form.id) ? idParam.safeParse(form.id ?? "") : null;
     if (!draft || keywordProblem(draft) || (id && !id.success))
-      return data({ ok: false as const, problem: "keyword", values, rowId: form.id ?? null }, { status: 400 });
-    await domainCall(() => saveKeyword(context.db, actor, id?.success ? id.data : null, draft));
-    return { ok: true as const, problem: null, values: none, rowId: null };
+      return data({ ok: false as const, problem: "keyword", values, rowId: form.id ?? null, preview: noPreview }, { status: 400 });
+    const rowId = id?.success ? id.data : null;
+    if (form.intent === "preview") {
+      // Nothing is saved: the page's chips as they would show with the draft, in both languages.
+      const preview = previewKeywords(await adminKeywords(context.db, draft.page), rowId, draft);
+      return { ok: true as const, problem: null, values, rowId: rowId === null ? null : String(rowId), preview };
+    }
+    await domainCall(() => saveKeyword(context.db, actor, rowId, draft));
+    return { ok: true as const, problem: null, values: none, rowId: null, preview: noPreview };
   }
   const parsed = rowChangeSchema.safeParse(form);
-  if (!parsed.success) return data({ ok: false as const, problem: "row", values: none, rowId: null }, { status: 400 });
+  if (!parsed.success) return data({ ok: false as const, problem: "row", values: none, rowId: null, preview: noPreview }, { status: 400 });
   const { intent, id } = parsed.data;
   await domainCall(() =>
     intent === "show" || intent === "hide"
       ? setKeywordVisible(context.db, actor, id, intent === "show")
       : moveKeyword(context.db, actor, id, intent),
   );
-  return { ok: true as const, problem: null, values: none, rowId: null };
+  return { ok: true as const, problem: null, values: none, rowId: null, preview: noPreview };
 }
 
 export default function AdminKeywords() {
   const { page, rows } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const { t } = useTranslation();
-  const created = result && !result.ok && result.rowId === null ? result.values : null;
+  const created = result && (!result.ok || result.preview) && result.rowId === null ? result.values : null;
   return (
     <main className="admin-page">
       <p>
@@ -60,7 +77,7 @@ export default function AdminKeywords() {
       </p>
       <h1>{t("admin.publishing.keywords.title")}</h1>
       <p>{t("admin.publishing.keywords.lead")}</p>
-      {result?.ok ? (
+      {result?.ok && !result.preview ? (
         <p role="status" className="admin-ok">
           {t("admin.publishing.saved")}
         </p>
@@ -98,7 +115,6 @@ export default function AdminKeywords() {
               <tr key={r.id}>
                 <td>
                   <Form method="post" className="admin-inline-form">
-                    <input type="hidden" name="intent" value="update" />
                     <input type="hidden" name="id" value={r.id} />
                     <input type="hidden" name="page" value={page} />
                     {r.visible ? <input type="hidden" name="visible" value="1" /> : null}
@@ -110,8 +126,16 @@ export default function AdminKeywords() {
                       <span className="visually-hidden">{t("admin.publishing.fields.keywordEn")}</span>
                       <input name="keyword_en" lang="en" required maxLength={40} defaultValue={r.en} />
                     </label>
-                    <button type="submit" aria-label={t("admin.publishing.saveOf", { title: r.en })}>
+                    <button type="submit" name="intent" value="update" aria-label={t("admin.publishing.saveOf", { title: r.en })}>
                       {t("admin.publishing.keywords.save")}
+                    </button>
+                    <button
+                      type="submit"
+                      name="intent"
+                      value="preview"
+                      aria-label={t("admin.publishing.keywords.previewOf", { title: r.en })}
+                    >
+                      {t("admin.publishing.preview.button")}
                     </button>
                   </Form>
                 </td>
@@ -142,7 +166,6 @@ export default function AdminKeywords() {
       </div>
       <h2>{t("admin.publishing.keywords.add")}</h2>
       <Form method="post" className="admin-form">
-        <input type="hidden" name="intent" value="create" />
         <input type="hidden" name="page" value={page} />
         <input type="hidden" name="visible" value="1" />
         <label>
@@ -153,8 +176,31 @@ export default function AdminKeywords() {
           {t("admin.publishing.fields.keywordEn")}
           <input name="keyword_en" lang="en" required maxLength={40} defaultValue={created?.keyword_en ?? ""} />
         </label>
-        <button type="submit">{t("admin.publishing.keywords.create")}</button>
+        <p className="publishing-actions">
+          <button type="submit" name="intent" value="create">
+            {t("admin.publishing.keywords.create")}
+          </button>{" "}
+          <button type="submit" name="intent" value="preview" className="admin-link-button">
+            {t("admin.publishing.preview.button")}
+          </button>
+        </p>
       </Form>
+      {result?.ok && result.preview ? (
+        <PreviewPane>
+          <KeywordChips
+            id="preview-keywords-ko"
+            lang="ko"
+            heading={t("admin.publishing.keywords.previewKo")}
+            keywords={result.preview.ko}
+          />
+          <KeywordChips
+            id="preview-keywords-en"
+            lang="en"
+            heading={t("admin.publishing.keywords.previewEn")}
+            keywords={result.preview.en}
+          />
+        </PreviewPane>
+      ) : null}
     </main>
   );
 }

@@ -45,6 +45,18 @@ export function keywordProblem(d: KeywordDraft): string | null {
   return null;
 }
 
+/**
+ * What the page's keyword chips would show with a draft applied (a new keyword last, or a row changed in place),
+ * in both languages, shown ones only, in their order: the console's preview, nothing saved.
+ */
+export function previewKeywords(rows: readonly KeywordRow[], id: number | null, d: KeywordDraft): { ko: string[]; en: string[] } {
+  const drafted = { keyword_ko: d.keywordKo.trim(), keyword_en: d.keywordEn.trim(), visible: d.visible ? 1 : 0 };
+  const list = rows.map((r) => (id !== null && r.id === id ? { ...r, ...drafted } : r));
+  const all = id === null || !rows.some((r) => r.id === id) ? [...list, drafted] : list;
+  const shown = all.filter((r) => r.visible === 1);
+  return { ko: shown.map((r) => r.keyword_ko), en: shown.map((r) => r.keyword_en) };
+}
+
 /** Creates (id null, last of its page) or changes a keyword; answers its id. */
 export async function saveKeyword(db: DB, actor: Actor, id: number | null, d: KeywordDraft, now = new Date()): Promise<number> {
   if (keywordProblem(d)) throw new MarketError("KEYWORD_INVALID", 400, "keyword");

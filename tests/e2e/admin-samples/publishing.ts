@@ -30,6 +30,8 @@ export const FORM_SAMPLES: Record<string, Record<string, string | string[]>[]> =
   "admin-publishing-keywords": [
     { intent: "create", page: "home", keyword_ko: "겨울", keyword_en: "winter", visible: "1" },
     { intent: "update", id: "abc", page: "nowhere", keyword_ko: "x".repeat(500), keyword_en: "\n" },
+    { intent: "preview", page: "home", keyword_ko: "겨울", keyword_en: "winter", visible: "1" },
+    { intent: "preview", id: "1", page: "video", keyword_ko: "<b>", keyword_en: "x".repeat(41) },
   ],
   "admin-publishing-notice": [
     {
