@@ -106,3 +106,25 @@ test("an accepted inquiry's edit form in Korean passes axe, and the list is empt
   const file = await page.request.get(`/mypage/qna/${id}/attachment`);
   expect(file.status()).toBe(404);
 });
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("an inquiry with an attachment over 2 MB keeps every typed field and says only that files can't be attached", async ({ page }) => {
+    await signIn(page, "en", "/support/question");
+    const title = `Big screenshot ${Date.now()}`;
+    await page.getByLabel("Category *").selectOption("download");
+    await page.getByLabel("Title *").fill(title);
+    await page.getByLabel("Question *").fill("The picture shows the error.\nIt is large.");
+    const big = Buffer.alloc(2 * 1024 * 1024 + 100, 1);
+    PNG.copy(big);
+    await page.getByLabel("Attachment (jpg or png, up to 2 MB)").setInputFiles({ name: "big.png", mimeType: "image/png", buffer: big });
+    await page.getByRole("button", { name: "Send inquiry" }).click();
+    await expect(page.getByText("Files can't be attached.").first()).toBeVisible();
+    await expect(page.getByLabel("Title *")).toHaveValue(title);
+    await expect(page.getByLabel("Question *")).toHaveValue("The picture shows the error.\nIt is large.");
+    await expect(page.getByLabel("Category *")).toHaveValue("download");
+    await expect(page.getByText("Your inquiry has been received.")).toHaveCount(0);
+    // (axe-core runs in the page, so the form is scanned with JavaScript on, in the test above.)
+  });
+});
