@@ -137,6 +137,8 @@ for (const lang of ["en", "ko"] as const) {
     await page.goto("/notice");
     await expect(page.getByRole("alert").filter({ hasText: text })).toBeVisible();
     await expect(page.getByRole("link", { name: lang === "en" ? "Sign in" : "로그인", exact: true }).first()).toBeVisible();
+    // The page revalidates after showing the message: scan it once it has settled.
+    await page.waitForLoadState("networkidle");
     await expectAccessible(page);
     // Shown once: the next page is a visitor's, without the message.
     await page.goto("/notice");
