@@ -12,7 +12,7 @@ const load = (lang: string, file: string) => flatten(JSON.parse(fs.readFileSync(
 const vars = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
 
 describe("ko and en locales stay in step", () => {
-  // Every JSON file under each language, the console's admin/*.json included.
+  // Every JSON file under each language, the console's admin-*.json included.
   const list = (lang: string) =>
     (fs.readdirSync(path.join(root, lang), { recursive: true }) as string[])
       .filter((f) => f.endsWith(".json"))
