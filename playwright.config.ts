@@ -6,7 +6,7 @@ const DATA = process.env.E2E_DATA_DIR ?? ".cache/e2e";
 /** End-to-end tests drive Debian's Chromium (never a downloaded browser) against the built store. */
 export default defineConfig({
   testDir: "./tests/e2e",
-  outputDir: "./test-results",
+  outputDir: process.env.E2E_OUTPUT ?? "./test-results",
   workers: 1,
   retries: 0,
   reporter: process.env.PW_JSON_OUTPUT ? [["list"], ["json", { outputFile: process.env.PW_JSON_OUTPUT }]] : [["list"]],

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# npm test: every suite, in order, with one closing line "N passed, N failed" summing them all.
-#   1. type check and lint        4. integration tests on PostgreSQL (a throwaway server on loopback)
-#   2. unit + integration on SQLite   5. end-to-end tests in Debian's Chromium
-#   3. production build
+# npm test: every suite, with one closing line "N passed, N failed" summing them all.
+#   1. type check and lint
+#   2. production build
+#   3. unit + integration on SQLite, beside integration on PostgreSQL (a throwaway server on loopback)
+#   4. end-to-end tests in Debian's Chromium, in two shards side by side (E2E_SHARDS)
 # It installs what it needs when missing (Chromium, a Korean font, PostgreSQL) and says so.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -27,25 +28,45 @@ if npx tsc --noEmit && npx biome check .; then add 1 0; else add 0 1; fi
 step "build"
 if npx remix build; then add 1 0; else add 0 1; fi
 
-step "unit and integration tests on SQLite"
-npx vitest run --reporter=default --reporter=json --outputFile="$REPORTS/vitest-sqlite.json"
-read -r p f < <(count_vitest "$PWD/$REPORTS/vitest-sqlite.json"); add "$p" "$f"
-
-step "integration tests on PostgreSQL"
+# The two vitest runs go side by side (each uses one worker on a 2-core machine: vitest takes cores - 1), and so do
+# the two halves of the end-to-end suite (each its own server, port and data folder, so nothing one half switches
+# store-wide reaches the other). Each writes its log to a file, printed when it ends.
+step "unit and integration tests on SQLite, and integration tests on PostgreSQL (side by side)"
+npx vitest run --reporter=default --reporter=json --outputFile="$REPORTS/vitest-sqlite.json" >"$REPORTS/vitest-sqlite.log" 2>&1 &
+sqlite_pid=$!
 export PG_STATE="$PWD/.cache/pg-test"
+pg_pid=""
 if PG_URL=$(bash scripts/pg.sh start | tail -n 1) && [ -n "$PG_URL" ]; then
   trap 'bash scripts/pg.sh stop' EXIT
-  TEST_DATABASE_URL="$PG_URL" npx vitest run --project integration --reporter=default --reporter=json --outputFile="$REPORTS/vitest-postgres.json"
-  read -r p f < <(count_vitest "$PWD/$REPORTS/vitest-postgres.json"); add "$p" "$f"
-  bash scripts/pg.sh stop; trap - EXIT
+  TEST_DATABASE_URL="$PG_URL" npx vitest run --project integration --reporter=default --reporter=json --outputFile="$REPORTS/vitest-postgres.json" >"$REPORTS/vitest-postgres.log" 2>&1 &
+  pg_pid=$!
 else
   echo "PostgreSQL could not be started"; add 0 1
 fi
+wait "$sqlite_pid"
+echo; echo "--- vitest on SQLite"; cat "$REPORTS/vitest-sqlite.log"
+read -r p f < <(count_vitest "$PWD/$REPORTS/vitest-sqlite.json"); add "$p" "$f"
+if [ -n "$pg_pid" ]; then
+  wait "$pg_pid"
+  echo; echo "--- vitest on PostgreSQL"; cat "$REPORTS/vitest-postgres.log"
+  read -r p f < <(count_vitest "$PWD/$REPORTS/vitest-postgres.json"); add "$p" "$f"
+  bash scripts/pg.sh stop; trap - EXIT
+fi
 
-step "end-to-end tests in Chromium"
-PW_JSON_OUTPUT="$REPORTS/playwright.json" npx playwright test
-read -r p f < <(node -e 'const r=require(process.argv[1]);const s=r.stats;console.log(s.expected+s.flaky, s.unexpected + (r.errors?.length||0))' "$PWD/$REPORTS/playwright.json" 2>/dev/null || echo "0 1")
-add "$p" "$f"
+step "end-to-end tests in Chromium (two shards side by side)"
+E2E_SHARDS=${E2E_SHARDS:-2}
+e2e_pids=()
+for i in $(seq 1 "$E2E_SHARDS"); do
+  E2E_PORT=$((3200 + i)) E2E_DATA_DIR=".cache/e2e-$i" E2E_OUTPUT="test-results/shard-$i" PW_JSON_OUTPUT="$REPORTS/playwright-$i.json" \
+    npx playwright test --shard="$i/$E2E_SHARDS" >"$REPORTS/playwright-$i.log" 2>&1 &
+  e2e_pids+=($!)
+done
+for i in $(seq 1 "$E2E_SHARDS"); do
+  wait "${e2e_pids[$((i - 1))]}"
+  echo; echo "--- end-to-end shard $i/$E2E_SHARDS"; cat "$REPORTS/playwright-$i.log"
+  read -r p f < <(node -e 'const r=require(process.argv[1]);const s=r.stats;console.log(s.expected+s.flaky, s.unexpected + (r.errors?.length||0))' "$PWD/$REPORTS/playwright-$i.json" 2>/dev/null || echo "0 1")
+  add "$p" "$f"
+done
 
 echo
 echo "$passed passed, $failed failed"
