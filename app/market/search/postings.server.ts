@@ -132,24 +132,34 @@ function or(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
-const POPCOUNT = Uint8Array.from({ length: 256 }, (_, b) => {
-  let n = 0;
-  for (let x = b; x; x &= x - 1) n++;
-  return n;
-});
+/** Whether a Uint32Array reads bytes little-end first (then bit k of a word is bit k & 7 of byte k >> 3). */
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
-/** The ids of the set bits, ascending. */
+function popcount32(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
+}
+
+/** The ids of the set bits, ascending. Read 32 bits at a time (a third of a catalog is some 300,000 ids at 1,000,000). */
 export function idsOf(bits: Uint8Array): Int32Array {
+  let words: Uint32Array | Uint8Array = bits;
+  let width = 8;
+  if (LITTLE_ENDIAN) {
+    words = new Uint32Array(Math.ceil(bits.length / 4));
+    new Uint8Array(words.buffer).set(bits);
+    width = 32;
+  }
   let n = 0;
-  for (let i = 0; i < bits.length; i++) n += POPCOUNT[bits[i]];
+  for (let i = 0; i < words.length; i++) n += popcount32(words[i]);
   const out = new Int32Array(n);
   let k = 0;
-  for (let i = 0; i < bits.length; i++) {
-    let byte = bits[i];
-    while (byte) {
-      const low = byte & -byte;
-      out[k++] = i * 8 + (31 - Math.clz32(low));
-      byte ^= low;
+  for (let i = 0; i < words.length; i++) {
+    let word = words[i];
+    while (word !== 0) {
+      const low = word & -word;
+      out[k++] = i * width + (31 - Math.clz32(low));
+      word ^= low;
     }
   }
   return out;
