@@ -628,7 +628,8 @@ describe(`search on ${ENGINE}`, () => {
       // Every key, then fewer and fewer: whole, partly stored and unstored clauses in every combination.
       for (const minDocs of [1, 2, 5, 40, 150])
         await storing(minDocs, async () => expect(await answers(), `keys held by ${minDocs} items or more`).toEqual(gin));
-    });
+      // Five rebuilds and 378 searches: some 20 s on a busy machine.
+    }, 90_000);
 
     it("are made at start when the index has none (a SQLite database from before migration 0025)", async () => {
       const kept = await rebuildPostings(db);
