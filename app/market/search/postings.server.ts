@@ -167,11 +167,11 @@ export function idsOf(bits: Uint8Array): Int32Array {
 
 /**
  * The ids matching the clauses when the stored bitsets answer at least part of the query; null when they answer
- * none of it, so the caller asks the GIN index for all of it. An alternative (tokens that must all match) is
- * stored when all its tokens are. A clause with only stored alternatives is answered from bitsets alone. When some
- * clause has no stored alternative, the GIN index matches the clauses not wholly stored, together (the
- * unstored clause keeps that match narrow), and the bitsets filter the result. Otherwise a clause with some
- * stored alternatives asks the GIN index for the others only.
+ * none of it, so the caller asks the full-text index (`gin`: PostgreSQL's GIN index or SQLite's FTS5) for all of
+ * it. An alternative (tokens that must all match) is stored when all its tokens are. A clause with only stored
+ * alternatives is answered from bitsets alone. When some clause has no stored alternative, the full-text index
+ * matches the clauses not wholly stored, together (the unstored clause keeps that match narrow), and the bitsets
+ * filter the result. Otherwise a clause with some stored alternatives asks the full-text index for the others only.
  */
 export async function matchByPostings(
   db: DB,
@@ -190,7 +190,7 @@ export async function matchByPostings(
   const whole = clauses.filter((c) => c.length > 0 && c.every(isStored));
   const partial = clauses.filter((c) => !whole.includes(c) && c.some(isStored));
   const unstored = clauses.filter((c) => !c.some(isStored));
-  // Nothing stored, or nothing but what the GIN match of the unstored clauses would read anyway.
+  // Nothing stored, or nothing but what the full-text match of the unstored clauses would read anyway.
   if (!whole.length && (unstored.length || !partial.length)) return null;
   const sets = whole.map((c) => c.map(altBits).reduce(or));
   if (unstored.length) {

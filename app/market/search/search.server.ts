@@ -59,10 +59,10 @@ async function ginIds(db: DB, clauses: Clause[], field?: "title" | "tags"): Prom
  * The Best Match tier of the candidates (1 title, 2 tags, 3 the rest), as far as the first `need` of them in
  * Best Match order depend on it. When the stored bitsets answer the query's title match, the title hits and, if
  * they do not fill the page, the tag hits are read from them (and from the full-text index for what they do not
- * answer). Otherwise PostgreSQL first
- * reads the tiers of the most popular candidates from their own title and tag vectors, by key: when their
- * titles alone fill the page, no other item can come before them (every other title hit is less popular).
- * Failing that, and always on SQLite (where a title-only match costs about what the match did), the title hits
+ * answer). Otherwise PostgreSQL first reads the tiers of the most popular candidates from their own title and
+ * tag vectors, by key: when their titles alone fill the page, no other item can come before them (every other
+ * title hit is less popular). Failing that, and always on SQLite (where a title-only match of a word no stored key
+ * answers is as narrow as the match was), the title hits
  * come from the full-text index. If they do not fill the page, the tag hits are needed: on PostgreSQL, when the
  * candidates read first hold enough of them, no other tag hit can come before those (and the whole tag match,
  * the largest of the three, is not read); otherwise, and on SQLite, they come from the full-text index.
