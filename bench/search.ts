@@ -8,6 +8,7 @@ import { createDb, type DB, migrateToLatest } from "../app/db/db.server";
 import { seedDatabase } from "../app/db/seed/index.server";
 import { currentFacets } from "../app/market/search/facets.server";
 import { searchFilterSchema } from "../app/market/search/filter-schema.server";
+import { ensureSearchIndex } from "../app/market/search/indexer.server";
 import { searchContents } from "../app/market/search/search.server";
 import { FILTERS, WORDS } from "./queries";
 
@@ -29,7 +30,12 @@ async function bench(db: DB, label: string) {
   return { engine: label, queries: WORDS.length, samples: times.length, p50: p(0.5), p95: p(0.95), p99: p(0.99), max: p(1) };
 }
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "market-search-bench-"));
+// The seeded databases are kept under .cache/bench-search/seed-<SEED_SIZE>/ and reused by the next runs (seeding
+// 1,000,000 items takes many minutes); BENCH_FRESH=1 seeds a throwaway copy instead. BENCH_SEED_ONLY=1 stops
+// after seeding.
+const fresh = process.env.BENCH_FRESH === "1";
+const tmp = fresh ? fs.mkdtempSync(path.join(os.tmpdir(), "market-search-bench-")) : path.resolve(".cache/bench-search", `seed-${size}`);
+fs.mkdirSync(tmp, { recursive: true });
 const results = [];
 // BENCH_ENGINES=postgres measures one engine only (a 1,000,000-item seed takes minutes on each).
 const engines = (process.env.BENCH_ENGINES ?? "sqlite,postgres").split(",");
@@ -41,7 +47,14 @@ for (const [label, url] of targets) {
   await migrateToLatest(db);
   const t0 = performance.now();
   await seedDatabase(db, { size, dataDir: tmp });
+  // As the server's start does: a database seeded before the stored bitsets gets them here.
+  await ensureSearchIndex(db);
   const seedSeconds = Math.round((performance.now() - t0) / 100) / 10;
+  if (process.env.BENCH_SEED_ONLY === "1") {
+    console.log(JSON.stringify({ engine: label, size, seedSeconds }));
+    await db.destroy();
+    continue;
+  }
   // The in-memory catalog columns load at the first search and after every catalog change.
   // What the facets keep (after a collection, when run with --expose-gc; otherwise with the loading's garbage).
   const memory = () => {
@@ -56,5 +69,5 @@ for (const [label, url] of targets) {
   results.push({ ...(await bench(db, label)), size, seedSeconds, facets });
   await db.destroy();
 }
-fs.rmSync(tmp, { recursive: true, force: true });
+if (fresh) fs.rmSync(tmp, { recursive: true, force: true });
 console.log(JSON.stringify(results, null, 2));

@@ -98,10 +98,36 @@ export async function reindexContents(db: DB, ids?: number[]): Promise<number> {
           })),
         );
     } else {
+      // What each item held (its FTS5 row keeps the tokens as written), for the stored bitsets.
+      const before = new Map<number, ItemTokens>();
+      if (ids !== undefined) {
+        const { rows: held } = await sql<{
+          id: number;
+          title: string;
+          tags: string;
+          body: string;
+        }>`SELECT rowid AS id, title, tags, body FROM search_fts WHERE rowid IN (${sql.join(chunkIds)})`.execute(db);
+        const split = (text: string) => text.split(" ").filter(Boolean);
+        for (const h of held)
+          before.set(h.id, {
+            document: [...split(h.title), ...split(h.tags), ...split(h.body)],
+            title: split(h.title),
+            tags: split(h.tags),
+          });
+      }
       await sql`DELETE FROM search_fts WHERE rowid IN (${sql.join(chunkIds)})`.execute(db);
       await sql`INSERT INTO search_fts (rowid, title, tags, body) VALUES ${sql.join(
         docs.map((d) => sql`(${d.id}, ${d.title.join(" ")}, ${d.tags.join(" ")}, ${d.body.join(" ")})`),
       )}`.execute(db);
+      if (ids !== undefined)
+        await updatePostings(
+          db,
+          docs.map((d) => ({
+            id: d.id,
+            before: before.get(d.id) ?? null,
+            after: { document: [...d.title, ...d.tags, ...d.body], title: d.title, tags: d.tags },
+          })),
+        );
     }
     const terms = [...new Set(docs.flatMap((d) => [...d.title, ...d.tags, ...d.body]).filter((t) => /^[a-z]{4,}$/.test(t)))];
     if (terms.length) {
@@ -113,7 +139,7 @@ export async function reindexContents(db: DB, ids?: number[]): Promise<number> {
     }
     done += rows.length;
   }
-  if (pg && ids === undefined) await rebuildPostings(db);
+  if (ids === undefined) await rebuildPostings(db);
   return done;
 }
 
@@ -124,8 +150,17 @@ export async function reindexContents(db: DB, ids?: number[]): Promise<number> {
  */
 export async function ensureSearchIndex(db: DB): Promise<number> {
   const table = isPostgres(db) ? sql`search_documents` : sql`search_fts`;
-  const indexed = await sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT 1 FROM ${table} LIMIT 1) AS t`.execute(db);
-  if (Number(indexed.rows[0]?.n ?? 0) > 0) return 0;
+  if (await hasRows(db, table)) {
+    // An index without stored bitsets (a SQLite database from before migration 0025): they are made from it.
+    // A catalog too small for any frequent key has none either, and makes none again, at little cost.
+    if (!(await hasRows(db, sql`search_postings`))) await db.transaction().execute((trx) => rebuildPostings(trx));
+    return 0;
+  }
   const any = await db.selectFrom("contents").select("id").limit(1).executeTakeFirst();
   return any ? db.transaction().execute((trx) => reindexContents(trx)) : 0;
+}
+
+async function hasRows(db: DB, table: ReturnType<typeof sql>): Promise<boolean> {
+  const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT 1 FROM ${table} LIMIT 1) AS t`.execute(db);
+  return Number(rows[0]?.n ?? 0) > 0;
 }

@@ -1,19 +1,27 @@
 import { sql } from "kysely";
 import type { DB } from "../../db/db.server";
-import { type Alternative, type Clause, type QueryToken, toTsquery } from "./analyze";
+import { isPostgres } from "../../db/dialect";
+import { type Alternative, type Clause, type QueryToken, toFts5, toTsquery } from "./analyze";
+import { parseIntList } from "./facets.server";
 
 /**
- * PostgreSQL: the frequent index keys as bitsets over content ids (table search_postings).
+ * The frequent index keys as bitsets over content ids (table search_postings), on both engines.
  *
- * A GIN match learns the id of each matching item from its heap row, so its cost grows with the matches, and a
- * broad word (icon, 배경음악) matches a third of the catalog. The keys that at least 1% of the items hold are
+ * A full-text match learns the id of each matching item one by one (PostgreSQL's GIN index from the heap row of
+ * each match, SQLite's FTS5 from its doclists through the virtual table), so its cost grows with the matches, and
+ * a broad word (icon, 배경음악) matches a third of the catalog. The keys that at least 1% of the items hold are
  * kept instead as one bitset each: a query whose every word is such a key is answered by reading a few bitsets
  * and combining them, whatever the number of matches. A key is a token (`icon`) or a token prefix of three
  * characters or more (`ico*`), the two things a query asks the index for. Titles and tags, which Best Match
  * ranks by, have their own keys (`t:icon`, `g:ico*`). Each stored bitset is exact: it is built from the index
  * and changed with it in the same transaction (reindexContents), so a query answered from bitsets finds what
- * the GIN index would. Keys that are not stored are matched by the GIN index as before; which keys are stored
- * only decides speed.
+ * the full-text index would. Keys that are not stored are matched by the full-text index as before; which keys
+ * are stored only decides speed. Nothing is held in memory between searches: a search reads the bitsets of its
+ * own keys (capacity / 8 bytes each: 12.5 kB at 100,000 items, 125 kB at 1,000,000).
+ *
+ * On SQLite an item deleted from the catalog keeps its FTS5 row (the facets drop it from every answer), and
+ * its bits with it, so the bitsets stay what FTS5 answers; PostgreSQL's index rows leave by cascade and
+ * migration 0011's triggers clear their bits.
  */
 
 /**
@@ -26,14 +34,39 @@ const MIN_DOCS_FLOOR = 64;
 
 const hotThreshold = (capacity: number) => Math.max(MIN_DOCS_FLOOR, Math.ceil(capacity / 100));
 
-/** What a key covers: the whole item (its full-text vector), its title or its tags. */
+/** What a key covers: the whole item (its full-text vector, all of its FTS5 row), its title or its tags. */
 export type Field = "document" | "title" | "tags";
-/** Where each field's vectors are, and how its keys begin (tokens are letters and digits, so `:` and `*` are free). */
-const FIELDS: Record<Field, { table: string; column: string; mark: string }> = {
-  document: { table: "search_documents", column: "document", mark: "" },
-  title: { table: "search_fields", column: "title", mark: "t:" },
-  tags: { table: "search_fields", column: "tags", mark: "g:" },
+/**
+ * Where each field's PostgreSQL vectors are, its FTS5 column (none: the whole row), and how its keys begin
+ * (tokens are letters and digits, so `:` and `*` are free).
+ */
+const FIELDS: Record<Field, { table: string; column: string; fts: "title" | "tags" | null; mark: string }> = {
+  document: { table: "search_documents", column: "document", fts: null, mark: "" },
+  title: { table: "search_fields", column: "title", fts: "title", mark: "t:" },
+  tags: { table: "search_fields", column: "tags", fts: "tags", mark: "g:" },
 };
+
+/** The rows of the keys (key text, bits a Buffer: bytea on PostgreSQL, blob on SQLite). */
+async function readPostings(db: DB, keys: string[], lock = false): Promise<{ key: string; bits: Uint8Array }[]> {
+  if (isPostgres(db))
+    return (
+      await (lock
+        ? sql<{ key: string; bits: Uint8Array }>`SELECT key, bits FROM search_postings WHERE key = ANY(${keys}) ORDER BY key FOR UPDATE`
+        : sql<{ key: string; bits: Uint8Array }>`SELECT key, bits FROM search_postings WHERE key = ANY(${keys})`
+      ).execute(db)
+    ).rows;
+  // SQLite has no row locks: the write transaction that changes them holds the whole database.
+  const rows: { key: string; bits: Uint8Array }[] = [];
+  for (let i = 0; i < keys.length; i += 500) {
+    const part = keys.slice(i, i + 500);
+    const { rows: found } = await sql<{
+      key: string;
+      bits: Uint8Array;
+    }>`SELECT key, bits FROM search_postings WHERE key IN (${sql.join(part)}) ORDER BY key`.execute(db);
+    rows.push(...found);
+  }
+  return rows;
+}
 
 /** The key a query token is looked up by in a field. `*` marks a prefix. */
 export const keyOf = (t: QueryToken, field: Field = "document") => `${FIELDS[field].mark}${t.text}${t.prefix ? "*" : ""}`;
@@ -99,24 +132,34 @@ function or(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
-const POPCOUNT = Uint8Array.from({ length: 256 }, (_, b) => {
-  let n = 0;
-  for (let x = b; x; x &= x - 1) n++;
-  return n;
-});
+/** Whether a Uint32Array reads bytes little-end first (then bit k of a word is bit k & 7 of byte k >> 3). */
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
-/** The ids of the set bits, ascending. */
+function popcount32(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
+}
+
+/** The ids of the set bits, ascending. Read 32 bits at a time (a third of a catalog is some 300,000 ids at 1,000,000). */
 export function idsOf(bits: Uint8Array): Int32Array {
+  let words: Uint32Array | Uint8Array = bits;
+  let width = 8;
+  if (LITTLE_ENDIAN) {
+    words = new Uint32Array(Math.ceil(bits.length / 4));
+    new Uint8Array(words.buffer).set(bits);
+    width = 32;
+  }
   let n = 0;
-  for (let i = 0; i < bits.length; i++) n += POPCOUNT[bits[i]];
+  for (let i = 0; i < words.length; i++) n += popcount32(words[i]);
   const out = new Int32Array(n);
   let k = 0;
-  for (let i = 0; i < bits.length; i++) {
-    let byte = bits[i];
-    while (byte) {
-      const low = byte & -byte;
-      out[k++] = i * 8 + (31 - Math.clz32(low));
-      byte ^= low;
+  for (let i = 0; i < words.length; i++) {
+    let word = words[i];
+    while (word !== 0) {
+      const low = word & -word;
+      out[k++] = i * width + (31 - Math.clz32(low));
+      word ^= low;
     }
   }
   return out;
@@ -124,11 +167,11 @@ export function idsOf(bits: Uint8Array): Int32Array {
 
 /**
  * The ids matching the clauses when the stored bitsets answer at least part of the query; null when they answer
- * none of it, so the caller asks the GIN index for all of it. An alternative (tokens that must all match) is
- * stored when all its tokens are. A clause with only stored alternatives is answered from bitsets alone. When some
- * clause has no stored alternative, the GIN index matches the clauses not wholly stored, together (the
- * unstored clause keeps that match narrow), and the bitsets filter the result. Otherwise a clause with some
- * stored alternatives asks the GIN index for the others only.
+ * none of it, so the caller asks the full-text index (`gin`: PostgreSQL's GIN index or SQLite's FTS5) for all of
+ * it. An alternative (tokens that must all match) is stored when all its tokens are. A clause with only stored
+ * alternatives is answered from bitsets alone. When some clause has no stored alternative, the full-text index
+ * matches the clauses not wholly stored, together (the unstored clause keeps that match narrow), and the bitsets
+ * filter the result. Otherwise a clause with some stored alternatives asks the full-text index for the others only.
  */
 export async function matchByPostings(
   db: DB,
@@ -139,7 +182,7 @@ export async function matchByPostings(
   const key = (t: QueryToken) => keyOf(t, field);
   const keys = [...new Set(clauses.flat(2).map(key))];
   if (!keys.length) return null;
-  const { rows } = await sql<{ key: string; bits: Uint8Array }>`SELECT key, bits FROM search_postings WHERE key = ANY(${keys})`.execute(db);
+  const rows = await readPostings(db, keys);
   if (!rows.length) return null;
   const stored = new Map(rows.map((r) => [r.key, r.bits]));
   const isStored = (alt: Alternative) => alt.length > 0 && alt.every((t) => stored.has(key(t)));
@@ -147,7 +190,7 @@ export async function matchByPostings(
   const whole = clauses.filter((c) => c.length > 0 && c.every(isStored));
   const partial = clauses.filter((c) => !whole.includes(c) && c.some(isStored));
   const unstored = clauses.filter((c) => !c.some(isStored));
-  // Nothing stored, or nothing but what the GIN match of the unstored clauses would read anyway.
+  // Nothing stored, or nothing but what the full-text match of the unstored clauses would read anyway.
   if (!whole.length && (unstored.length || !partial.length)) return null;
   const sets = whole.map((c) => c.map(altBits).reduce(or));
   if (unstored.length) {
@@ -163,30 +206,33 @@ export async function matchByPostings(
 }
 
 /**
- * Rebuilds the stored bitsets from the GIN indexes: for each field, every token at least `minDocs` items hold
+ * Rebuilds the stored bitsets from the full-text index: for each field, every token at least `minDocs` items hold
  * there (by default 1% of the catalog), and every prefix their tokens together reach that many with (a bound:
- * an item may hold several tokens of one prefix, so each prefix is counted exactly before it is kept). Returns
- * the number of keys kept.
+ * an item may hold several tokens of one prefix, so each prefix is counted exactly, by the index, before it is
+ * kept). Returns the number of keys kept.
  */
 export async function rebuildPostings(db: DB, options: { minDocs?: number } = {}): Promise<number> {
+  const pg = isPostgres(db);
   await sql`DELETE FROM search_postings`.execute(db);
-  const { rows: top } = await sql<{ max: number | null }>`SELECT max(content_id) AS max FROM search_documents`.execute(db);
+  const { rows: top } = await (pg
+    ? sql<{ max: number | null }>`SELECT max(content_id) AS max FROM search_documents`
+    : sql<{ max: number | null }>`SELECT max(rowid) AS max FROM search_fts`
+  ).execute(db);
   const capacity = (top[0]?.max ?? 0) + 1;
   const minDocs = options.minDocs ?? hotThreshold(capacity);
   let kept = 0;
-  for (const [field, { table, column }] of Object.entries(FIELDS)) {
-    const { rows: candidates } = await sql<{
-      key: string;
-    }>`WITH stat AS (SELECT word, ndoc FROM ts_stat(${`SELECT ${column} FROM ${table}`}))
-      SELECT word AS key FROM stat WHERE ndoc >= ${minDocs}
-      UNION ALL
-      SELECT left(word, n) || '*' AS key FROM stat, generate_series(${MIN_PREFIX}, char_length(word)) AS n
-      GROUP BY left(word, n) HAVING sum(ndoc) >= ${minDocs}`.execute(db);
-    for (const { key } of candidates) {
+  for (const [field, { table, column, fts }] of Object.entries(FIELDS)) {
+    const candidates = pg ? await pgCandidates(db, table, column, minDocs) : await sqliteCandidates(db, fts, minDocs);
+    for (const key of candidates) {
       const token: QueryToken = key.endsWith("*") ? { text: key.slice(0, -1), prefix: true } : { text: key, prefix: false };
-      const { rows } = await sql<{ ids: string | null }>`SELECT string_agg(content_id::text, ',') AS ids FROM ${sql.table(table)}
-        WHERE ${sql.ref(column)} @@ CAST(${toTsquery([[[token]]])} AS tsquery)`.execute(db);
-      const ids = rows[0]?.ids ? rows[0].ids.split(",").map(Number) : [];
+      const clauses = [[[token]]];
+      const { rows } = await (pg
+        ? sql<{ ids: string | null }>`SELECT string_agg(content_id::text, ',') AS ids FROM ${sql.table(table)}
+        WHERE ${sql.ref(column)} @@ CAST(${toTsquery(clauses)} AS tsquery)`
+        : sql<{ ids: string | null }>`SELECT group_concat(rowid) AS ids FROM search_fts
+        WHERE search_fts MATCH ${fts ? `${fts} : (${toFts5(clauses)})` : toFts5(clauses)}`
+      ).execute(db);
+      const ids = parseIntList(rows[0]?.ids);
       if (ids.length < minDocs) continue;
       await sql`INSERT INTO search_postings (key, bits) VALUES (${keyOf(token, field as Field)}, ${bytea(bitsOf(ids, capacity))})`.execute(
         db,
@@ -195,6 +241,39 @@ export async function rebuildPostings(db: DB, options: { minDocs?: number } = {}
     }
   }
   return kept;
+}
+
+/** PostgreSQL: the keys of a field's vectors that may reach `minDocs` items (the tokens exactly, prefixes by a bound). */
+async function pgCandidates(db: DB, table: string, column: string, minDocs: number): Promise<string[]> {
+  const { rows } = await sql<{
+    key: string;
+  }>`WITH stat AS (SELECT word, ndoc FROM ts_stat(${`SELECT ${column} FROM ${table}`}))
+      SELECT word AS key FROM stat WHERE ndoc >= ${minDocs}
+      UNION ALL
+      SELECT left(word, n) || '*' AS key FROM stat, generate_series(${MIN_PREFIX}, char_length(word)) AS n
+      GROUP BY left(word, n) HAVING sum(ndoc) >= ${minDocs}`.execute(db);
+  return rows.map((r) => r.key);
+}
+
+/**
+ * SQLite: the same from FTS5's vocabulary (migration 0025's fts5vocab tables: how many rows hold each token, in
+ * the whole row or in one column).
+ */
+async function sqliteCandidates(db: DB, column: "title" | "tags" | null, minDocs: number): Promise<string[]> {
+  const { rows } = await (column
+    ? sql<{ term: string; doc: number }>`SELECT term, doc FROM search_fts_cols WHERE col = ${column}`
+    : sql<{ term: string; doc: number }>`SELECT term, doc FROM search_fts_rows`
+  ).execute(db);
+  const docs = new Map<string, number>();
+  for (const { term, doc } of rows) {
+    if (doc >= minDocs) docs.set(term, doc);
+    const chars = [...term];
+    for (let n = MIN_PREFIX; n <= chars.length; n++) {
+      const prefix = `${chars.slice(0, n).join("")}*`;
+      docs.set(prefix, (docs.get(prefix) ?? 0) + doc);
+    }
+  }
+  return [...docs].filter(([, n]) => n >= minDocs).map(([key]) => key);
 }
 
 /**
@@ -212,10 +291,7 @@ export async function updatePostings(db: DB, changes: { id: number; before: Item
   });
   const keys = [...new Set(keyed.flatMap((c) => [...c.moved]))];
   if (!keys.length) return;
-  const { rows } = await sql<{
-    key: string;
-    bits: Uint8Array;
-  }>`SELECT key, bits FROM search_postings WHERE key = ANY(${keys}) ORDER BY key FOR UPDATE`.execute(db);
+  const rows = await readPostings(db, keys, true);
   for (const row of rows) {
     let bits = row.bits;
     let changed = false;

@@ -23,16 +23,16 @@ export interface SearchResult {
 
 /**
  * The ids of the items whose text matches the clauses. `field` narrows the match to titles or tags, for the
- * Best Match tiers. Only the text index is read: filters are applied to the result (facets.server.ts). On
- * PostgreSQL the stored bitsets of frequent keys answer what they can (postings.server.ts).
+ * Best Match tiers. Only the text index is read: filters are applied to the result (facets.server.ts). The
+ * stored bitsets of frequent keys answer what they can (postings.server.ts).
  */
 async function matchIds(db: DB, clauses: Clause[], field?: "title" | "tags"): Promise<Int32Array> {
   return (await storedMatch(db, clauses, field)) ?? ginIds(db, clauses, field);
 }
 
-/** PostgreSQL: the ids matching the clauses when the stored bitsets answer part of them; otherwise null. */
+/** The ids matching the clauses when the stored bitsets answer part of them; otherwise null. */
 function storedMatch(db: DB, clauses: Clause[], field?: "title" | "tags"): Promise<Int32Array | null> {
-  return isPostgres(db) ? matchByPostings(db, clauses, (rest) => ginIds(db, rest, field), field) : Promise.resolve(null);
+  return matchByPostings(db, clauses, (rest) => ginIds(db, rest, field), field);
 }
 
 /**
@@ -57,11 +57,12 @@ async function ginIds(db: DB, clauses: Clause[], field?: "title" | "tags"): Prom
 
 /**
  * The Best Match tier of the candidates (1 title, 2 tags, 3 the rest), as far as the first `need` of them in
- * Best Match order depend on it. On PostgreSQL, when the stored bitsets answer the query's title match, the
- * title hits and, if they do not fill the page, the tag hits are read from them. Otherwise PostgreSQL first
- * reads the tiers of the most popular candidates from their own title and tag vectors, by key: when their
- * titles alone fill the page, no other item can come before them (every other title hit is less popular).
- * Failing that, and always on SQLite (where a title-only match costs about what the match did), the title hits
+ * Best Match order depend on it. When the stored bitsets answer the query's title match, the title hits and, if
+ * they do not fill the page, the tag hits are read from them (and from the full-text index for what they do not
+ * answer). Otherwise PostgreSQL first reads the tiers of the most popular candidates from their own title and
+ * tag vectors, by key: when their titles alone fill the page, no other item can come before them (every other
+ * title hit is less popular). Failing that, and always on SQLite (where a title-only match of a word no stored key
+ * answers is as narrow as the match was), the title hits
  * come from the full-text index. If they do not fill the page, the tag hits are needed: on PostgreSQL, when the
  * candidates read first hold enough of them, no other tag hit can come before those (and the whole tag match,
  * the largest of the three, is not read); otherwise, and on SQLite, they come from the full-text index.
@@ -77,13 +78,13 @@ async function bestMatchTiers(db: DB, facets: Facets, clauses: Clause[], candida
     return n;
   };
   let probed: { id: number; tier: number }[] = [];
+  const titles = await storedMatch(db, clauses, "title");
+  if (titles) {
+    mark(titles, 1);
+    if (titled() < need) mark(await matchIds(db, clauses, "tags"), 2);
+    return tiers;
+  }
   if (isPostgres(db)) {
-    const titles = await storedMatch(db, clauses, "title");
-    if (titles) {
-      mark(titles, 1);
-      if (titled() < need) mark(await matchIds(db, clauses, "tags"), 2);
-      return tiers;
-    }
     for (const size of probes) {
       const probe = pageOf(facets, candidates, "popular", null, 0, Math.max(size, need));
       const { rows } = await sql<{
