@@ -4,6 +4,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "../../app/db/db.server";
+import { eventImagePng } from "../../app/db/seed/event-images";
 import { publishMediaPool } from "../../app/db/seed/media.server";
 import type { SandboxGateway } from "../../app/integrations/payments/sandbox.server";
 import { createStorage, streamToBuffer } from "../../app/integrations/storage/index.server";
@@ -11,12 +12,15 @@ import { createLocalStorage } from "../../app/integrations/storage/local.server"
 import { createS3Storage } from "../../app/integrations/storage/s3.server";
 import { serveMedia } from "../../app/integrations/storage/serve.server";
 import type { Storage } from "../../app/integrations/storage/storage";
+import { runMediaJobs } from "../../app/market/catalog/media-jobs.server";
+import { fileInquiry, sweepStaleAttachments } from "../../app/market/support.server";
 import { parseEnv } from "../../app/utils/env.server";
 import { createTestApp } from "../support/app";
 import { createTestDb } from "../support/db";
 import { EditorSimulator } from "../support/editor";
 import { ENGINE } from "../support/engine";
 import { startS3 } from "../support/s3";
+import { signInOperator } from "../support/operator";
 import { newShopper } from "../support/shopper";
 
 let s3: Awaited<ReturnType<typeof startS3>>;
@@ -299,5 +303,95 @@ describe(`downloads and previews served from an S3-compatible store on ${ENGINE}
     ])
       expect(await serveMedia(storage, p, request()), p).toBeNull();
     expect(await serveMedia(storage, "/icons/icon-0.svg", request({}, "POST"))).toBeNull();
+  });
+
+  it("keeps a console upload in the store, makes its previews there with the media job, and serves them at /media", async () => {
+    const cookie = `${await signInOperator(call, "catalog", "198.51.100.181")}; lng=en`;
+    const body = new FormData();
+    const fields: Record<string, string> = {
+      type: "icon",
+      titleKo: "저장소 배지 한국어",
+      titleEn: "Storage badge",
+      descriptionKo: "업로드 테스트",
+      descriptionEn: "Uploaded in a test",
+      tagsKo: "테스트",
+      tagsEn: "test",
+      priceType: "paid",
+      priceKrw: "5000",
+      priceUsd: "399",
+    };
+    for (const [k, v] of Object.entries(fields)) body.append(k, v);
+    const png = eventImagePng(3);
+    body.append("file", new File([png as BlobPart], "badge.png", { type: "application/octet-stream" }));
+    const res = await call("/admin/catalog/new", {
+      method: "POST",
+      headers: { "accept-language": "en", cookie },
+      body,
+      ip: "198.51.100.181",
+    });
+    expect(res.status).toBe(302);
+    const row = await db.selectFrom("contents").selectAll().where("title_en", "=", "Storage badge").executeTakeFirstOrThrow();
+    expect(row.file_path).toBe(`uploads/${row.code}.png`);
+    expect((await storage.read(`storage/${row.file_path}`))?.equals(png)).toBe(true);
+    expect(fs.existsSync(path.join(dataDir, "storage", row.file_path as string))).toBe(false);
+    expect((await storage.list("storage/uploads/")).some((f) => f.key.includes(".tmp-"))).toBe(false);
+    expect(await runMediaJobs(db, storage)).toEqual({ done: 1, failed: 0 });
+    const after = await db.selectFrom("contents").select("preview_path").where("id", "=", row.id).executeTakeFirstOrThrow();
+    expect(after.preview_path).toBe(`/media/uploads/${row.code}/picture.png`);
+    const served = (await serveMedia(storage, `/uploads/${row.code}/picture.png`, { method: "GET", headers: new Headers() })) as Response;
+    expect(served.headers.get("content-type")).toBe("image/png");
+    expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
+  });
+
+  it("keeps inquiry attachments in the store for their owner, and sweeps half-written ones there", async () => {
+    const s = await newShopper(db);
+    const png = eventImagePng(1);
+    const id = await fileInquiry(db, storage, s.userId, {
+      category: "download",
+      title: "Stored far away",
+      description: "In the bucket.",
+      email: s.email,
+      attachment: png,
+    });
+    const res = await call(`/mypage/qna/${id}/attachment`, { headers: { cookie: s.jar.header } });
+    expect(res.status).toBe(200);
+    expect(Buffer.from(await res.arrayBuffer()).equals(png)).toBe(true);
+    expect((await call(`/mypage/qna/${id}/attachment`, { headers: { cookie: (await newShopper(db)).jar.header } })).status).toBe(404);
+    await storage.put("storage/inquiries/.tmp-2026-01-01-crashed.png", png);
+    const later = new Date(Date.now() + 2 * 3_600_000);
+    expect(await sweepStaleAttachments(storage, new Date())).toBe(0);
+    expect(await sweepStaleAttachments(storage, later)).toBe(1);
+    expect(await storage.stat("storage/inquiries/.tmp-2026-01-01-crashed.png")).toBeNull();
+    // The filed one has its row: never swept.
+    expect((await call(`/mypage/qna/${id}/attachment`, { headers: { cookie: s.jar.header } })).status).toBe(200);
+  });
+
+  it("cuts font preview subsets from the original in the store", async () => {
+    const font = await db
+      .selectFrom("contents")
+      .select("code")
+      .where("contents_type", "=", "font")
+      .where("status", "=", "active")
+      .executeTakeFirstOrThrow();
+    const res = await call(`/api/v1/font/subset?contents_code=${font.code}&text=${encodeURIComponent("Storage 저장")}`, {
+      headers: { language: "en" },
+    });
+    expect(res.status).toBe(200);
+    expect(
+      Buffer.from(await res.arrayBuffer())
+        .subarray(0, 4)
+        .toString("latin1"),
+    ).toBe("wOF2");
+    // Gone from the store (though still in the local folder the pool was written to): no preview.
+    const other = await db
+      .selectFrom("contents")
+      .select(["code", "file_path"])
+      .where("contents_type", "=", "font")
+      .where("status", "=", "active")
+      .orderBy("id", "desc")
+      .executeTakeFirstOrThrow();
+    await storage.delete(`storage/${other.file_path}`);
+    expect(fs.existsSync(path.join(dataDir, "storage", other.file_path as string))).toBe(true);
+    expect((await call(`/api/v1/font/subset?contents_code=${other.code}&text=gone`, { headers: { language: "en" } })).status).toBe(404);
   });
 });
