@@ -29,7 +29,12 @@ export async function serveStored(
   const range = parseRange(request.headers.get("range"), size);
   if (range === "unsatisfiable") return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${size}` } });
   const status = range ? 206 : 200;
-  if (range) out.set("Content-Range", `bytes ${range.start}-${range.end}/${size}`);
+  if (range) {
+    out.set("Content-Range", `bytes ${range.start}-${range.end}/${size}`);
+    // A byte range of the stored bytes: the compression middleware must leave it as it is.
+    const cache = out.get("Cache-Control");
+    if (!cache?.includes("no-transform")) out.set("Cache-Control", cache ? `${cache}, no-transform` : "no-transform");
+  }
   out.set("Content-Length", String(range ? range.end - range.start + 1 : size));
   if (request.method === "HEAD") return new Response(null, { status, headers: out });
   // An empty file has no byte to read (and a range over it is unsatisfiable above).
