@@ -19,8 +19,8 @@ import { createTestApp } from "../support/app";
 import { createTestDb } from "../support/db";
 import { EditorSimulator } from "../support/editor";
 import { ENGINE } from "../support/engine";
-import { startS3 } from "../support/s3";
 import { signInOperator } from "../support/operator";
+import { startS3 } from "../support/s3";
 import { newShopper } from "../support/shopper";
 
 let s3: Awaited<ReturnType<typeof startS3>>;
