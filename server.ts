@@ -24,6 +24,8 @@ import { resolveLanguage } from "./app/i18n/language.server";
 import { createHttpCountryResolver } from "./app/integrations/geo/country.server";
 import { createMailTransport } from "./app/integrations/mail/transport.server";
 import { createGateways } from "./app/integrations/payments/index.server";
+import { createStorage } from "./app/integrations/storage/index.server";
+import { serveMedia } from "./app/integrations/storage/serve.server";
 import { scheduleMediaJobs } from "./app/market/catalog/media-jobs.server";
 import { scheduleHousekeeping } from "./app/market/housekeeping.server";
 import { processHolder } from "./app/market/jobs.server";
@@ -69,6 +71,8 @@ if (
 const started = Date.now();
 const db = await bootDatabase(env, (line) => log({ level: "info", msg: line }), { seedProcess: "child" });
 const payments = createGateways(db, env);
+// Files (media, previews, uploads, downloads): the local disk under DATA_DIR, or STORAGE_URL's object store.
+const storage = createStorage(env);
 const geo = env.GEO_API_URL ? createHttpCountryResolver({ urlTemplate: env.GEO_API_URL, timeoutMs: env.GEO_API_TIMEOUT_MS }) : null;
 
 const BUILD_PATH = path.resolve("build/index.js");
@@ -203,7 +207,14 @@ app.get("/healthz", async (_req, res) => {
 
 // Fingerprinted build files never change; everything else in public/ may.
 app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
-app.use("/media", express.static(path.join(env.DATA_DIR, "media"), { maxAge: "1d" }));
+// Public previews, from the storage (local disk or object store alike), cached for a day.
+app.use("/media", (req, res, next) => {
+  const headers = new Headers();
+  for (const name of ["range", "if-none-match"]) if (req.get(name)) headers.set(name, req.get(name) as string);
+  serveMedia(storage, req.path, { method: req.method, headers })
+    .then((response) => (response ? sendResponse(res, response) : next()))
+    .catch(next);
+});
 app.use(express.static("public", { maxAge: "1h" }));
 
 /**
@@ -243,6 +254,7 @@ const getLoadContext = async (req: express.Request, res: express.Response, reque
   requestId: res.locals.requestId as string,
   clientIp: req.ip ?? "",
   payments,
+  storage,
 });
 
 /**
@@ -371,7 +383,7 @@ if (env.VBANK_EXPIRY_INTERVAL_S > 0) {
 
 // Expired download tokens, expired sessions and cart lines past 30 days (and attachments a crash left half-written)
 // are purged hourly, and once 5 s after start, by whichever process takes the job's lease first; the others skip.
-const stopHousekeeping = scheduleHousekeeping(db, { everyMs: 60 * 60_000, dataDir: env.DATA_DIR, log });
+const stopHousekeeping = scheduleHousekeeping(db, { everyMs: 60 * 60_000, storage, log });
 // Queued mail goes out after the change that queued it commits: to the outbox folder or over SMTP, one worker at a
 // time across processes (a lease), retried with back-off.
 const mailTransport = createMailTransport(env);
@@ -388,7 +400,7 @@ const stopMail =
     : () => {};
 // The previews of items the console created from uploads (clips, posters, waveforms, font checks), made after
 // the response by one process at a time across servers (a lease); the console's item page shows their progress.
-const stopMediaJobs = scheduleMediaJobs(db, { dataDir: env.DATA_DIR, intervalMs: 2000, holder: processHolder(), log });
+const stopMediaJobs = scheduleMediaJobs(db, { storage, intervalMs: 2000, holder: processHolder(), log });
 // Rate-limit counters past their window (each process also sweeps every 500 hits).
 const pruneTimer = setInterval(
   () => void pruneRateLimits(db).catch((error) => log({ level: "error", msg: "rate limits prune failed", error: String(error) })),

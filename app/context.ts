@@ -1,6 +1,7 @@
 import type { DB } from "./db/db.server";
 import type { Locale } from "./i18n/config";
 import type { Gateways } from "./integrations/payments/index.server";
+import type { Storage } from "./integrations/storage/storage";
 import type { Env } from "./utils/env.server";
 
 /** What every loader and action receives as `context`, built once per request in server.ts. */
@@ -13,6 +14,8 @@ export interface AppContext {
   clientIp: string;
   /** The payment gateways, built once at start-up. */
   payments: Gateways;
+  /** Where files live (local disk under DATA_DIR, or STORAGE_URL's object store), built once at start-up. */
+  storage: Storage;
 }
 
 declare module "@remix-run/node" {

@@ -7,6 +7,7 @@ import { down } from "../app/db/migrations/0001_initial";
 import { down as downSearch } from "../app/db/migrations/0002_search";
 import { down as downWithdrawals } from "../app/db/migrations/0003_withdrawals";
 import { countRows, seedDatabase } from "../app/db/seed/index.server";
+import { createStorage } from "../app/integrations/storage/index.server";
 import { parseEnv } from "../app/utils/env.server";
 
 const env = parseEnv();
@@ -22,7 +23,7 @@ if (process.argv.includes("--reset")) {
 }
 await migrateToLatest(db);
 const t0 = Date.now();
-const result = await seedDatabase(db, { size: env.SEED_SIZE, dataDir: env.DATA_DIR, log: console.log });
+const result = await seedDatabase(db, { size: env.SEED_SIZE, dataDir: env.DATA_DIR, storage: createStorage(env), log: console.log });
 if (result.skipped) console.log(`already seeded (${await countRows(db, "contents")} items); use --reset to rebuild`);
 else console.log(`seeded ${result.contents} items in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 await db.destroy();

@@ -177,7 +177,7 @@ export const catalogRoutes: ApiRoute[] = [
           .max(FONT_PREVIEW_MAX * 2)
           .default(""),
       });
-      const font = await fontSubset(call.context.db, call.context.env.DATA_DIR, q.contents_code, q.text);
+      const font = await fontSubset(call.context.db, call.context.storage, q.contents_code, q.text);
       return new Response(new Uint8Array(font), {
         headers: {
           "Content-Type": "font/woff2",

@@ -141,7 +141,7 @@ export const supportRoutes: ApiRoute[] = [
       const admitted = await admitInquiry(call.context.db, call.context.clientIp, { userId: viewer?.id ?? null, email: input.email });
       if (!admitted.allowed) throw new RateLimited(admitted.retryAfterMs);
       try {
-        const id = await fileInquiry(call.context.db, call.context.env.DATA_DIR, viewer?.id ?? null, {
+        const id = await fileInquiry(call.context.db, call.context.storage, viewer?.id ?? null, {
           ...input,
           attachment: input.attachment?.size ? new Uint8Array(await input.attachment.arrayBuffer()) : null,
           language: call.language,
@@ -161,7 +161,7 @@ export const supportRoutes: ApiRoute[] = [
       const viewer = await requireMember(call);
       const input = await readInquiryPost(call, true);
       const change = await attachmentChange({ attachment: input.attachment, removeAttachment: input.removeFile });
-      const result = await editInquiry(call.context.db, call.context.env.DATA_DIR, viewer.id, input.id as number, {
+      const result = await editInquiry(call.context.db, call.context.storage, viewer.id, input.id as number, {
         ...input,
         attachment: change,
       });

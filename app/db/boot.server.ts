@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { createStorage } from "../integrations/storage/index.server";
 import { currentFacets } from "../market/search/facets.server";
 import { ensureSearchIndex } from "../market/search/indexer.server";
 import type { Env } from "../utils/env.server";
@@ -85,7 +86,7 @@ export async function bootDatabase(
   if (env.AUTO_SEED) {
     const t0 = Date.now();
     if (options.seedProcess === "child" && fs.existsSync(path.resolve("scripts/seed.ts")) && !(await isSeeded(db))) await seedInChild(log);
-    const result = await seedDatabase(db, { size: env.SEED_SIZE, dataDir: env.DATA_DIR, log });
+    const result = await seedDatabase(db, { size: env.SEED_SIZE, dataDir: env.DATA_DIR, storage: createStorage(env), log });
     if (!result.skipped) log(`demo catalog of ${result.contents} items written in ${Date.now() - t0} ms`);
   }
   // The search's in-memory catalog columns, so the first search does not wait for them.

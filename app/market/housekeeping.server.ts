@@ -1,4 +1,5 @@
 import type { DB } from "../db/db.server";
+import type { Storage } from "../integrations/storage/storage";
 import { keepSince } from "./cart.server";
 import { processHolder, runExclusive } from "./jobs.server";
 import { sweepStaleAttachments } from "./support.server";
@@ -97,12 +98,12 @@ export async function purgeExpired(db: DB, now = new Date(), options: PurgeOptio
 export const PURGE_JOB = "purge-expired";
 
 /**
- * purgeExpired, then the inquiry attachments a crash left half-written. DATA_DIR is the one storage every process
- * serves attachments from, so the process holding the lease sweeps it for all.
+ * purgeExpired, then the inquiry attachments a crash left half-written. The storage (DATA_DIR's disk or the shared
+ * object store) is the one every process serves attachments from, so the process holding the lease sweeps it for all.
  */
-export async function housekeeping(db: DB, dataDir: string | undefined, now = new Date()) {
+export async function housekeeping(db: DB, storage: Storage | undefined, now = new Date()) {
   const counts = await purgeExpired(db, now);
-  return dataDir ? { ...counts, stale_attachments: await sweepStaleAttachments(dataDir, now) } : counts;
+  return storage ? { ...counts, stale_attachments: await sweepStaleAttachments(storage, now) } : counts;
 }
 
 /**
@@ -114,8 +115,8 @@ export function scheduleHousekeeping(
   options: {
     everyMs: number;
     log: (fields: Record<string, unknown>) => void;
-    /** DATA_DIR, for the attachment sweep. */
-    dataDir?: string;
+    /** The store's storage, for the attachment sweep. */
+    storage?: Storage;
     holder?: string;
     leaseMs?: number;
     firstAfterMs?: number;
@@ -124,7 +125,7 @@ export function scheduleHousekeeping(
   const holder = options.holder ?? processHolder();
   const leaseMs = options.leaseMs ?? 10 * 60_000;
   const run = () =>
-    runExclusive(db, PURGE_JOB, { holder, leaseMs, cooldownMs: Math.floor(options.everyMs * 0.9) }, () => housekeeping(db, options.dataDir))
+    runExclusive(db, PURGE_JOB, { holder, leaseMs, cooldownMs: Math.floor(options.everyMs * 0.9) }, () => housekeeping(db, options.storage))
       .then((outcome) => {
         if (outcome.ran && Object.values(outcome.result).some((n) => n > 0))
           options.log({ level: "info", msg: "expired rows purged", ...outcome.result });

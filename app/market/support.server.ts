@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import fs from "node:fs/promises";
 import path from "node:path";
 import { sql } from "kysely";
 import type { DB } from "../db/db.server";
 import type { Locale } from "../i18n/config";
+import { isSafeKey, type Storage } from "../integrations/storage/storage";
 import { seoulText } from "../utils/dates";
 import { MarketError } from "./errors";
 import { inquiryAnsweredMail, inquiryReceivedMail } from "./mail/messages.server";
@@ -14,7 +14,7 @@ import { type InquiryStatus, SUPPORT_CATEGORIES, type SupportCategory } from "./
 
 /**
  * 1:1 inquiries (the FAQ is faq.server.ts): filing one with its attachment in private storage
- * (DATA_DIR/storage/inquiries), the member's list, detail and edits on My page and through the API, the answer the
+ * (`storage/inquiries/` in the store's storage), the member's list, detail and edits on My page and through the API, the answer the
  * operator console writes (answerInquiry), and the owner-only attachment. The form's schema is inquiry-forms.server.ts.
  */
 
@@ -42,9 +42,10 @@ export interface NewInquiry {
   language?: Locale;
 }
 
-/** An attachment on its way into private storage: written under `temp`, renamed to `final` with its row. */
+/** An attachment on its way into private storage: written under the key `temp`, moved to `final` with its row. */
 interface StagedAttachment {
-  /** The row's attachment_path, relative to DATA_DIR/storage. */
+  storage: Storage;
+  /** The row's attachment_path, relative to the private storage (`storage/`). */
   path: string;
   final: string;
   temp: string;
@@ -52,29 +53,30 @@ interface StagedAttachment {
 
 /**
  * Checks an attachment (jpg or png by content, up to 2 MB; else "ATTACHMENT_REFUSED") and writes it under a
- * temporary name in DATA_DIR/storage/inquiries.
+ * temporary name (`.tmp-*`) under storage/inquiries/.
  */
-async function stageAttachment(dataDir: string, bytes: Uint8Array, now: Date): Promise<StagedAttachment> {
+async function stageAttachment(storage: Storage, bytes: Uint8Array, now: Date): Promise<StagedAttachment> {
   const kind = imageKind(bytes);
   if (!kind || bytes.length > INQUIRY_ATTACHMENT_MAX_BYTES) throw new Error("ATTACHMENT_REFUSED");
   const name = `${now.toISOString().slice(0, 10)}-${randomBytes(8).toString("hex")}.${kind}`;
-  const dir = path.join(dataDir, "storage", "inquiries");
-  const staged = { path: path.join("inquiries", name), final: path.join(dir, name), temp: path.join(dir, `.tmp-${name}`) };
-  await fs.mkdir(dir, { recursive: true });
+  const staged = { storage, path: `inquiries/${name}`, final: `${INQUIRIES}${name}`, temp: `${INQUIRIES}.tmp-${name}` };
   try {
-    await fs.writeFile(staged.temp, bytes, { flag: "wx" });
+    await storage.put(staged.temp, bytes, { contentType: attachmentType(name) });
   } catch (error) {
-    await fs.rm(staged.temp, { force: true });
+    await storage.delete(staged.temp).catch(() => {});
     throw error;
   }
   return staged;
 }
 
+/** Where inquiry attachments are kept (the key prefix; the rows hold the path below `storage/`). */
+const INQUIRIES = "storage/inquiries/";
+
 /** Removes what a staged attachment left, whether or not it was renamed into place (its row was not committed). */
 async function unstage(staged: StagedAttachment | null) {
   if (!staged) return;
-  await fs.rm(staged.temp, { force: true });
-  await fs.rm(staged.final, { force: true });
+  await staged.storage.delete(staged.temp);
+  await staged.storage.delete(staged.final);
 }
 
 /**
@@ -84,9 +86,9 @@ async function unstage(staged: StagedAttachment | null) {
  * rename, the commit) removes whatever was written, so no partial or orphan file and no row without its file
  * is left. (A crash between the write and the rename leaves only a `.tmp-*` file, never a final name.)
  */
-export async function fileInquiry(db: DB, dataDir: string, userId: number | null, input: NewInquiry, now = new Date()): Promise<number> {
+export async function fileInquiry(db: DB, storage: Storage, userId: number | null, input: NewInquiry, now = new Date()): Promise<number> {
   if (!SUPPORT_CATEGORIES.includes(input.category)) throw new Error("bad category");
-  const attachment = input.attachment?.length ? await stageAttachment(dataDir, input.attachment, now) : null;
+  const attachment = input.attachment?.length ? await stageAttachment(storage, input.attachment, now) : null;
   try {
     return await db.transaction().execute(async (trx) => {
       const row = await trx
@@ -105,7 +107,7 @@ export async function fileInquiry(db: DB, dataDir: string, userId: number | null
         })
         .returning("id")
         .executeTakeFirstOrThrow();
-      if (attachment) await fs.rename(attachment.temp, attachment.final);
+      if (attachment) await storage.move(attachment.temp, attachment.final);
       // The sender hears that it arrived, in the same transaction.
       await queueMail(
         trx,
@@ -212,38 +214,37 @@ export async function getInquiry(db: DB, userId: number, id: number) {
   };
 }
 
-/** Where a stored attachment is, or null for a path that would leave DATA_DIR/storage/inquiries. */
-function storedFile(dataDir: string, attachmentPath: string): string | null {
-  const dir = path.resolve(dataDir, "storage", "inquiries");
-  const file = path.resolve(dataDir, "storage", attachmentPath);
-  return file.startsWith(dir + path.sep) ? file : null;
+/** A stored attachment's key, or null for a path that would leave the inquiries' folder. */
+function storedFile(attachmentPath: string): string | null {
+  const key = `storage/${attachmentPath}`;
+  return key.startsWith(INQUIRIES) && isSafeKey(key) ? key : null;
 }
 
 /**
  * The attachment of one of the member's inquiries: its file in private storage, content type and a validator
  * that changes when it is replaced; null when the inquiry is not theirs, has none, or the file is gone.
  */
-export async function inquiryAttachment(db: DB, dataDir: string, userId: number, id: number) {
-  return attachmentOf(db, dataDir, id, userId);
+export async function inquiryAttachment(db: DB, storage: Storage, userId: number, id: number) {
+  return attachmentOf(db, storage, id, userId);
 }
 
 /**
  * The attachment of any inquiry, a member's or a guest's, for the operator console (its route checks the
  * operator's role): null when the inquiry has none or the file is gone.
  */
-export async function inquiryAttachmentForOperator(db: DB, dataDir: string, id: number) {
-  return attachmentOf(db, dataDir, id, "any");
+export async function inquiryAttachmentForOperator(db: DB, storage: Storage, id: number) {
+  return attachmentOf(db, storage, id, "any");
 }
 
-async function attachmentOf(db: DB, dataDir: string, id: number, userId: number | "any") {
+async function attachmentOf(db: DB, storage: Storage, id: number, userId: number | "any") {
   let q = db.selectFrom("support_tickets").select("attachment_path").where("id", "=", id);
   if (userId !== "any") q = q.where("user_id", "=", userId);
   const row = await q.executeTakeFirst();
-  const file = row?.attachment_path ? storedFile(dataDir, row.attachment_path) : null;
-  if (!file) return null;
-  const stat = await fs.stat(file).catch(() => null);
-  if (!stat?.isFile()) return null;
-  return { file, size: stat.size, type: attachmentType(file), etag: `"${path.basename(file)}"` };
+  const key = row?.attachment_path ? storedFile(row.attachment_path) : null;
+  if (!key) return null;
+  const stat = await storage.stat(key);
+  if (!stat) return null;
+  return { key, size: stat.size, type: attachmentType(key), etag: `"${path.posix.basename(key)}"` };
 }
 
 /** What an edit does with the attachment: keeps it, removes it, or replaces it with these bytes. */
@@ -269,7 +270,7 @@ export type InquiryEditRefusal = "not_found" | "answered" | "attachment";
  */
 export async function editInquiry(
   db: DB,
-  dataDir: string,
+  storage: Storage,
   userId: number,
   id: number,
   input: InquiryEdit,
@@ -288,7 +289,7 @@ export async function editInquiry(
       .executeTakeFirst();
     if (!current) return { ok: false, reason: "not_found" };
     if (current.status !== "accepted") return { ok: false, reason: "answered" };
-    const staged = replacement ? await stageAttachment(dataDir, replacement, now) : null;
+    const staged = replacement ? await stageAttachment(storage, replacement, now) : null;
     const next = staged ? staged.path : input.attachment === "remove" ? null : current.attachment_path;
     let updated: boolean;
     try {
@@ -312,7 +313,7 @@ export async function editInquiry(
             : update.where("attachment_path", "=", current.attachment_path);
         const result = await update.executeTakeFirst();
         if (Number(result.numUpdatedRows) !== 1) return false;
-        if (staged) await fs.rename(staged.temp, staged.final);
+        if (staged) await storage.move(staged.temp, staged.final);
         return true;
       });
     } catch (error) {
@@ -324,8 +325,8 @@ export async function editInquiry(
       continue; // answered or changed meanwhile: read again
     }
     if (current.attachment_path && current.attachment_path !== next) {
-      const old = storedFile(dataDir, current.attachment_path);
-      if (old) await fs.rm(old, { force: true });
+      const old = storedFile(current.attachment_path);
+      if (old) await storage.delete(old);
     }
     return { ok: true };
   }
@@ -400,18 +401,12 @@ export async function answerInquiry(db: DB, ticketId: number, answer: string, no
  * Removes attachment files a crash left half-made (`.tmp-*`, see fileInquiry) once they are older than any write
  * could take; answers how many went. Final files are never touched: each has its row.
  */
-export async function sweepStaleAttachments(dataDir: string, now = new Date(), olderThanMs = 60 * 60_000): Promise<number> {
-  const dir = path.join(dataDir, "storage", "inquiries");
-  const names = await fs.readdir(dir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return [] as string[];
-    throw error;
-  });
+export async function sweepStaleAttachments(storage: Storage, now = new Date(), olderThanMs = 60 * 60_000): Promise<number> {
   let removed = 0;
-  for (const name of names) {
-    if (!name.startsWith(".tmp-")) continue;
-    const stat = await fs.stat(path.join(dir, name)).catch(() => null);
-    if (stat && now.getTime() - stat.mtimeMs >= olderThanMs) {
-      await fs.rm(path.join(dir, name), { force: true });
+  for (const file of await storage.list(INQUIRIES)) {
+    if (!file.key.slice(INQUIRIES.length).startsWith(".tmp-")) continue;
+    if (now.getTime() - file.modified.getTime() >= olderThanMs) {
+      await storage.delete(file.key);
       removed++;
     }
   }

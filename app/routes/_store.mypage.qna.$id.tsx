@@ -47,7 +47,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (oversized.includes("attachment"))
     return data(submission.reply({ fieldErrors: { attachment: ["support.attachRefused"] } }), { status: 400 });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  const result = await editInquiry(context.db, context.env.DATA_DIR, viewer.id, id.data, {
+  const result = await editInquiry(context.db, context.storage, viewer.id, id.data, {
     ...submission.value,
     attachment: await attachmentChange(submission.value),
   });

@@ -39,7 +39,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
   const file = submission.value.attachment;
   try {
-    await fileInquiry(context.db, context.env.DATA_DIR, viewer?.id ?? null, {
+    await fileInquiry(context.db, context.storage, viewer?.id ?? null, {
       ...submission.value,
       attachment: file?.size ? new Uint8Array(await file.arrayBuffer()) : null,
       language: context.locale,

@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remix-run/node";
 import { inquiryAttachment } from "../market/support.server";
 import { requireViewer } from "../utils/auth.server";
@@ -13,7 +12,7 @@ import { positiveId } from "../utils/input.server";
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const id = positiveId.safeParse(params.id);
-  const found = id.success ? await inquiryAttachment(context.db, context.env.DATA_DIR, viewer.id, id.data) : null;
+  const found = id.success ? await inquiryAttachment(context.db, context.storage, viewer.id, id.data) : null;
   if (!found) return new Response("Not found", { status: 404, headers: { "Cache-Control": "private, no-store" } });
   const headers = new Headers({
     "Content-Type": found.type,
@@ -24,5 +23,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (request.headers.get("if-none-match") === found.etag) return new Response(null, { status: 304, headers });
   headers.set("Content-Length", String(found.size));
   if (request.method === "HEAD") return new Response(null, { headers });
-  return new Response(createReadableStreamFromReadable(fs.createReadStream(found.file)), { headers });
+  const body = await context.storage.get(found.key);
+  if (!body) return new Response("Not found", { status: 404, headers: { "Cache-Control": "private, no-store" } });
+  return new Response(createReadableStreamFromReadable(body), { headers });
 }

@@ -17,6 +17,59 @@ const flag = (fallback: boolean) =>
     .optional()
     .transform((v) => (v === undefined ? fallback : ["1", "true", "yes", "on"].includes(v)));
 
+/**
+ * STORAGE_URL: `s3://<bucket>[/<prefix>][?endpoint=<http(s) address>&region=<region>&force_path_style=1]`, an
+ * S3-compatible object store for media, previews, uploads and downloads (credentials from AWS_ACCESS_KEY_ID and
+ * AWS_SECRET_ACCESS_KEY or the SDK's other sources). Unset: the local disk under DATA_DIR.
+ */
+const storageUrl = z
+  .string()
+  .transform((value, ctx) => {
+    let u: URL;
+    try {
+      u = new URL(value);
+    } catch {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: "must be s3://bucket/prefix?endpoint=...&region=..." });
+      return z.NEVER;
+    }
+    const known = new Set(["endpoint", "region", "force_path_style"]);
+    const unknown = [...u.searchParams.keys()].filter((k) => !known.has(k));
+    const endpoint = u.searchParams.get("endpoint") ?? undefined;
+    const pathStyle = u.searchParams.get("force_path_style");
+    const prefix = decodeURIComponent(u.pathname).replace(/^\/+|\/+$/g, "");
+    // URL() resolves "a/../b" to "b": the written form is checked too.
+    const written = value.replace(/^s3:\/\/[^/?]*/, "").split("?")[0];
+    const problem =
+      u.protocol !== "s3:"
+        ? "must start with s3://"
+        : !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(u.hostname)
+          ? "must name a bucket (3 to 63 lower-case letters, digits, dots and hyphens): s3://bucket/prefix"
+          : unknown.length
+            ? `unknown option ${unknown.join(", ")} (endpoint, region, force_path_style)`
+            : endpoint && !/^https?:\/\/[^/]+/.test(endpoint)
+              ? "endpoint must be an http:// or https:// address"
+              : pathStyle !== null && !["0", "1", "true", "false"].includes(pathStyle)
+                ? "force_path_style must be 1 or 0"
+                : [prefix, written].some((p) => p.split("/").some((part) => part === "." || part === "..")) ||
+                    /\/\//.test(prefix) ||
+                    prefix.includes("\\")
+                  ? "the prefix must be plain folder names"
+                  : null;
+    if (problem) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+      return z.NEVER;
+    }
+    return {
+      bucket: u.hostname,
+      prefix: prefix ? `${prefix}/` : "",
+      endpoint: endpoint?.replace(/\/+$/, ""),
+      region: u.searchParams.get("region") || "us-east-1",
+      // An endpoint of our own (MinIO, s3rver...) usually has no bucket sub-domains: path style unless told otherwise.
+      forcePathStyle: pathStyle === null ? Boolean(endpoint) : ["1", "true"].includes(pathStyle),
+    };
+  })
+  .optional();
+
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -49,6 +102,7 @@ const schema = z.object({
   SEED_SIZE: z.coerce.number().int().min(30).max(2_000_000).default(300),
   AUTO_SEED: flag(true),
   DATA_DIR: z.string().min(1).default("./data"),
+  STORAGE_URL: storageUrl,
   SESSION_SECRET: z.string().min(16).optional(),
   TRUST_CDN_COUNTRY: flag(true),
   GEO_API_URL: z

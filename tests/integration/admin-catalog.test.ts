@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "../../app/db/db.server";
 import { eventImagePng } from "../../app/db/seed/event-images";
 import { synthBgm } from "../../app/db/seed/media.server";
+import { createLocalStorage } from "../../app/integrations/storage/local.server";
 import { mediaKind, svgIsSafe } from "../../app/market/catalog/media-files.server";
 import { MEDIA_JOB_LEASE, peaksOf, runMediaJobs } from "../../app/market/catalog/media-jobs.server";
 import { runExclusive, takeLease } from "../../app/market/jobs.server";
@@ -343,10 +344,14 @@ describe(`operator console: the catalog on ${ENGINE}`, () => {
     expect(waiting.html).toMatch(/<progress[^>]*value="0"/);
     // Another process holding the lease: this one skips.
     expect(await takeLease(db, MEDIA_JOB_LEASE, "other-process", 60_000)).toBe(true);
-    expect((await runExclusive(db, MEDIA_JOB_LEASE, { holder: "me", leaseMs: 60_000 }, () => runMediaJobs(db, dataDir))).ran).toBe(false);
+    expect(
+      (await runExclusive(db, MEDIA_JOB_LEASE, { holder: "me", leaseMs: 60_000 }, () => runMediaJobs(db, createLocalStorage(dataDir)))).ran,
+    ).toBe(false);
     expect((await jobOf(row.id)).state).toBe("queued");
     await db.deleteFrom("job_leases").where("name", "=", MEDIA_JOB_LEASE).execute();
-    const run = await runExclusive(db, MEDIA_JOB_LEASE, { holder: "me", leaseMs: 60_000 }, () => runMediaJobs(db, dataDir));
+    const run = await runExclusive(db, MEDIA_JOB_LEASE, { holder: "me", leaseMs: 60_000 }, () =>
+      runMediaJobs(db, createLocalStorage(dataDir)),
+    );
     expect(run).toEqual({ ran: true, result: { done: 1, failed: 0 } });
     const job = await jobOf(row.id);
     expect(job).toMatchObject({ state: "done", error: null });
@@ -377,7 +382,7 @@ describe(`operator console: the catalog on ${ENGINE}`, () => {
     );
     const font = await created(await upload(fields("font", "Quillwort Sans"), fontBytes(), "font.ttf"));
     const icon = await created(await upload(fields("icon", "Vortex badge"), eventImagePng(1), "badge.png"));
-    expect(await runMediaJobs(db, dataDir)).toEqual({ done: 3, failed: 0 });
+    expect(await runMediaJobs(db, createLocalStorage(dataDir))).toEqual({ done: 3, failed: 0 });
     const a = await db.selectFrom("contents").selectAll().where("id", "=", audio.id).executeTakeFirstOrThrow();
     expect(a).toMatchObject({ preview_path: `/media/uploads/${audio.code}/preview.mp3`, bpm: 96, contents_type_sub: 3002 });
     expect(Math.abs((a.duration_ms ?? 0) - 3000)).toBeLessThan(100);
@@ -460,7 +465,7 @@ describe(`operator console: the catalog on ${ENGINE}`, () => {
     const fake = new Uint8Array(2048);
     fake.set(new TextEncoder().encode("\0\0\0\x18ftypisom\0\0\0\0isomiso2"), 0);
     const row = await created(await upload(fields("video", "Broken upload"), fake, "broken.mp4"));
-    expect(await runMediaJobs(db, dataDir)).toEqual({ done: 0, failed: 1 });
+    expect(await runMediaJobs(db, createLocalStorage(dataDir))).toEqual({ done: 0, failed: 1 });
     const failed = await jobOf(row.id);
     expect(failed.state).toBe("failed");
     expect(failed.error).toBeTruthy();
@@ -472,7 +477,7 @@ describe(`operator console: the catalog on ${ENGINE}`, () => {
     expect(await auditOf("content.media_retry", row.id)).toBeTruthy();
     // A job a dead process left running is taken up again by the next run (here it fails again, as it should).
     await db.updateTable("media_jobs").set({ state: "running" }).where("content_id", "=", row.id).execute();
-    expect(await runMediaJobs(db, dataDir)).toEqual({ done: 0, failed: 1 });
+    expect(await runMediaJobs(db, createLocalStorage(dataDir))).toEqual({ done: 0, failed: 1 });
   });
 
   it("adds items to a package and removes them: the store's package page follows, refusals kept, audited", async () => {
@@ -676,7 +681,7 @@ describe(`operator console: the catalog on ${ENGINE}`, () => {
     const row = await db.selectFrom("contents").selectAll().where("id", "=", item.id).executeTakeFirstOrThrow();
     expect(row.file_path).toBe(`uploads/${item.code}.png`);
     expect(await auditOf("content.media_replace", item.id)).toBeTruthy();
-    expect(await runMediaJobs(db, dataDir)).toEqual({ done: 1, failed: 0 });
+    expect(await runMediaJobs(db, createLocalStorage(dataDir))).toEqual({ done: 1, failed: 0 });
     expect((await db.selectFrom("contents").select("poster_path").where("id", "=", item.id).executeTakeFirstOrThrow()).poster_path).toBe(
       `/media/uploads/${item.code}/picture.png`,
     );
@@ -687,7 +692,7 @@ describe(`operator console: the catalog on ${ENGINE}`, () => {
     );
     expect(fs.existsSync(path.join(dataDir, "storage", "uploads", `${item.code}.png`))).toBe(false);
     expect(fs.existsSync(path.join(dataDir, "storage", "uploads", `${item.code}.svg`))).toBe(true);
-    expect(await runMediaJobs(db, dataDir)).toEqual({ done: 1, failed: 0 });
+    expect(await runMediaJobs(db, createLocalStorage(dataDir))).toEqual({ done: 1, failed: 0 });
     expect(await db.selectFrom("contents").select(["width", "poster_path"]).where("id", "=", item.id).executeTakeFirstOrThrow()).toEqual({
       width: 64,
       poster_path: `/media/uploads/${item.code}/picture.svg`,

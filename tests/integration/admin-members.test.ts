@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "../../app/db/db.server";
 import { DEMO } from "../../app/db/seed/index.server";
+import { createLocalStorage } from "../../app/integrations/storage/local.server";
 import { fileInquiry } from "../../app/market/support.server";
 import { createTestApp } from "../support/app";
 import { createTestDb } from "../support/db";
@@ -106,7 +107,7 @@ describe(`operator console: members and licences on ${ENGINE}`, () => {
         request_id: null,
       })
       .execute();
-    await fileInquiry(db, dataDir, shopper.userId, {
+    await fileInquiry(db, createLocalStorage(dataDir), shopper.userId, {
       category: "account",
       title: "Please delete my account",
       description: "I would like to leave the market.",

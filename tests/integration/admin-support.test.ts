@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "../../app/db/db.server";
 import { GUIDE_SEED } from "../../app/db/migrations/0019_support_console";
+import { createLocalStorage } from "../../app/integrations/storage/local.server";
 import { fileInquiry } from "../../app/market/support.server";
 import { FORM_SAMPLES, PARAMS } from "../e2e/admin-samples/support";
 import { createTestApp } from "../support/app";
@@ -43,14 +44,14 @@ describe(`operator console support: inquiries, the FAQ and the user guide on ${E
     member = await newShopper(db);
     oldInquiry = await fileInquiry(
       db,
-      dataDir,
+      createLocalStorage(dataDir),
       member.userId,
       { category: "payment", title: "An old payment question", description: "Old.", email: member.email, language: "en" },
       new Date("2026-01-05T03:00:00Z"),
     );
     memberInquiry = await fileInquiry(
       db,
-      dataDir,
+      createLocalStorage(dataDir),
       member.userId,
       {
         category: "download",
@@ -64,7 +65,7 @@ describe(`operator console support: inquiries, the FAQ and the user guide on ${E
     );
     guestInquiry = await fileInquiry(
       db,
-      dataDir,
+      createLocalStorage(dataDir),
       null,
       { category: "refund", title: "환불 문의합니다", description: "환불해 주세요.", email: "guest@example.com", language: "ko" },
       new Date("2026-11-21T03:00:00Z"),

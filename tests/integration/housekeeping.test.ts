@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DB } from "../../app/db/db.server";
 import { DEMO } from "../../app/db/seed/index.server";
+import { createLocalStorage } from "../../app/integrations/storage/local.server";
 import { countCart, keepSince } from "../../app/market/cart.server";
 import { purgeExpired, scheduleHousekeeping } from "../../app/market/housekeeping.server";
 import { releaseLease, runExclusive, takeLease } from "../../app/market/jobs.server";
@@ -211,7 +212,13 @@ describe(`housekeeping on ${ENGINE}`, () => {
     fs.utimesSync(stale, twoHoursAgo, twoHoursAgo);
     const logs: Record<string, unknown>[] = [];
     const stops = [db, other].map((d, i) =>
-      scheduleHousekeeping(d, { everyMs: 60_000, firstAfterMs: 0, dataDir, holder: `p${i}`, log: (f) => logs.push({ ...f, by: i }) }),
+      scheduleHousekeeping(d, {
+        everyMs: 60_000,
+        firstAfterMs: 0,
+        storage: createLocalStorage(dataDir),
+        holder: `p${i}`,
+        log: (f) => logs.push({ ...f, by: i }),
+      }),
     );
     await sleep(500);
     for (const stop of stops) stop();

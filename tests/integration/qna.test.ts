@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "../../app/db/db.server";
+import { createLocalStorage } from "../../app/integrations/storage/local.server";
 import { answerInquiry, fileInquiry } from "../../app/market/support.server";
 import { createTestApp } from "../support/app";
 import { createTestDb } from "../support/db";
@@ -75,7 +76,7 @@ describe(`My page 1:1 inquiries (/mypage/qna, support API) on ${ENGINE}`, () => 
       aIds.push(
         await fileInquiry(
           db,
-          dataDir,
+          createLocalStorage(dataDir),
           a.userId,
           {
             category: i % 2 ? "payment" : "download",
@@ -89,7 +90,7 @@ describe(`My page 1:1 inquiries (/mypage/qna, support API) on ${ENGINE}`, () => 
         ),
       );
     }
-    bId = await fileInquiry(db, dataDir, b.userId, {
+    bId = await fileInquiry(db, createLocalStorage(dataDir), b.userId, {
       category: "license",
       title: "B private question",
       description: "Only B may read this",
@@ -272,7 +273,7 @@ describe(`My page 1:1 inquiries (/mypage/qna, support API) on ${ENGINE}`, () => 
   });
 
   it("answerInquiry stores the answer, completes the inquiry and says when", async () => {
-    const id = await fileInquiry(db, dataDir, c.userId, {
+    const id = await fileInquiry(db, createLocalStorage(dataDir), c.userId, {
       category: "account",
       title: "To be answered",
       description: "?",
@@ -434,7 +435,7 @@ describe(`My page 1:1 inquiries (/mypage/qna, support API) on ${ENGINE}`, () => 
   });
 
   it("PUT support/qna edits one of the caller's accepted inquiries", async () => {
-    const id = await fileInquiry(db, dataDir, c.userId, {
+    const id = await fileInquiry(db, createLocalStorage(dataDir), c.userId, {
       category: "other",
       title: "Edit me",
       description: "Before",

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DB } from "../../app/db/db.server";
 import { DEMO } from "../../app/db/seed/index.server";
+import { createLocalStorage } from "../../app/integrations/storage/local.server";
 import { ALIAS_SHEET_LIMITS, readAliasSheet } from "../../app/market/alias-sheet.server";
 import { fileInquiry, sweepStaleAttachments } from "../../app/market/support.server";
 import { createTestApp } from "../support/app";
@@ -227,7 +228,7 @@ describe(`inquiry attachments on ${ENGINE}`, () => {
       throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
     });
     try {
-      await expect(fileInquiry(db, dataDir, null, { ...inquiry, attachment: PNG })).rejects.toThrow(/ENOSPC/);
+      await expect(fileInquiry(db, createLocalStorage(dataDir), null, { ...inquiry, attachment: PNG })).rejects.toThrow(/ENOSPC/);
     } finally {
       full.mockRestore();
     }
@@ -236,18 +237,18 @@ describe(`inquiry attachments on ${ENGINE}`, () => {
   });
 
   it("leaves no file when the row cannot be written, and no row when the file cannot be put in place", async () => {
-    await expect(fileInquiry(db, dataDir, 987_654_321, { ...inquiry, attachment: PNG })).rejects.toThrow();
+    await expect(fileInquiry(db, createLocalStorage(dataDir), 987_654_321, { ...inquiry, attachment: PNG })).rejects.toThrow();
     expect(stored()).toEqual([]);
     const rename = vi.spyOn(fsp, "rename").mockRejectedValue(Object.assign(new Error("EIO: i/o error, rename"), { code: "EIO" }));
     try {
-      await expect(fileInquiry(db, dataDir, null, { ...inquiry, attachment: PNG })).rejects.toThrow(/EIO/);
+      await expect(fileInquiry(db, createLocalStorage(dataDir), null, { ...inquiry, attachment: PNG })).rejects.toThrow(/EIO/);
     } finally {
       rename.mockRestore();
     }
     expect(stored()).toEqual([]);
     expect(await tickets()).toBe(0);
     // And when nothing fails, both are there.
-    const id = await fileInquiry(db, dataDir, null, { ...inquiry, attachment: PNG });
+    const id = await fileInquiry(db, createLocalStorage(dataDir), null, { ...inquiry, attachment: PNG });
     const row = await db.selectFrom("support_tickets").select("attachment_path").where("id", "=", id).executeTakeFirstOrThrow();
     expect(stored()).toEqual([path.basename(row.attachment_path as string)]);
     expect(new Uint8Array(fs.readFileSync(path.join(dataDir, "storage", row.attachment_path as string)))).toEqual(PNG);
@@ -267,8 +268,8 @@ describe(`inquiry attachments on ${ENGINE}`, () => {
       const t = new Date(now.getTime() - age);
       fs.utimesSync(path.join(dir, name), t, t);
     }
-    expect(await sweepStaleAttachments(dataDir, now)).toBe(1);
+    expect(await sweepStaleAttachments(createLocalStorage(dataDir), now)).toBe(1);
     expect(stored().sort()).toEqual([...before, ".tmp-2026-01-01-new.png", "2026-01-01-final.png"].sort());
-    expect(await sweepStaleAttachments(path.join(dataDir, "nowhere"), now)).toBe(0);
+    expect(await sweepStaleAttachments(createLocalStorage(path.join(dataDir, "nowhere")), now)).toBe(0);
   });
 });

@@ -6,6 +6,8 @@ import type { DB } from "../../app/db/db.server";
 import { resolveLanguage } from "../../app/i18n/language.server";
 import type { CountryResolver } from "../../app/integrations/geo/country.server";
 import { createGateways, type GatewayFactories, type Gateways } from "../../app/integrations/payments/index.server";
+import { createStorage } from "../../app/integrations/storage/index.server";
+import type { Storage } from "../../app/integrations/storage/storage";
 import { parseEnv } from "../../app/utils/env.server";
 
 /**
@@ -14,7 +16,14 @@ import { parseEnv } from "../../app/utils/env.server";
  */
 export async function createTestApp(
   db: DB,
-  options: { dataDir: string; env?: Record<string, string>; geo?: CountryResolver | null; factories?: GatewayFactories },
+  options: {
+    dataDir: string;
+    env?: Record<string, string>;
+    geo?: CountryResolver | null;
+    factories?: GatewayFactories;
+    /** The storage the app reads and writes (default: from the env, the local disk under dataDir). */
+    storage?: Storage;
+  },
 ) {
   const buildPath = path.resolve("build/index.js");
   const build = (await import(url.pathToFileURL(buildPath).href)) as ServerBuild;
@@ -26,6 +35,7 @@ export async function createTestApp(
     PUBLIC_URL: "http://store.test",
     ...options.env,
   });
+  const storage = options.storage ?? createStorage(env);
   const handler = createRequestHandler(build, "production");
   // Gateways call the store back in-process: a webhook is one more request to this app.
   const payments: Gateways = createGateways(db, env, {
@@ -48,10 +58,11 @@ export async function createTestApp(
       requestId: "test",
       clientIp: init.ip ?? "203.0.113.9",
       payments,
+      storage,
     };
     return withoutStringTable(await handler(request, context));
   };
-  return Object.assign(call, { payments });
+  return Object.assign(call, { payments, storage });
 }
 
 /**

@@ -42,7 +42,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     taxonomyOptions(context.db, item.contents_type),
     item.contents_type === "package" ? packageContents(context.db, item.id) : Promise.resolve([]),
     latestMediaJob(context.db, item.id),
-    item.contents_type === "audio" ? mediaPeaks(context.env.DATA_DIR, item.code) : Promise.resolve(null),
+    item.contents_type === "audio" ? mediaPeaks(context.storage, item.code) : Promise.resolve(null),
   ]);
   return {
     item: {
@@ -113,7 +113,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       if (truncated || oversized.includes("file")) return reply({ ok: false, form: "media", problem: "fileTooLarge", values: {} }, 400);
       const file = body.get("file");
       const bytes = file instanceof File && file.size > 0 ? new Uint8Array(await file.arrayBuffer()) : null;
-      const result = await domainCall(() => replaceMediaFile(context.db, context.env.DATA_DIR, actor, id.data, bytes));
+      const result = await domainCall(() => replaceMediaFile(context.db, context.storage, actor, id.data, bytes));
       if (!result.ok) return reply({ ok: false, form: "media", problem: result.problem, values: {} }, 400);
       return reply({ ok: true, done: "replaced", form: "media" });
     }

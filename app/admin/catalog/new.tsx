@@ -47,7 +47,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.ok) return refuse(parsed.problem);
   const file = form.get("file");
   const bytes = file instanceof File && file.size > 0 ? new Uint8Array(await file.arrayBuffer()) : null;
-  const made = await createContent(context.db, context.env.DATA_DIR, actorOf(op, context), {
+  const made = await createContent(context.db, context.storage, actorOf(op, context), {
     type: type.data,
     input: parsed.input,
     file: bytes,

@@ -69,7 +69,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (oversized.includes("image")) return badInput(values, "IMAGE_TOO_LARGE");
   const file = raw.get("image");
   if (file instanceof File && file.size > 0) {
-    const stored = await formRefusal(async () => storePublicImage(context.env.DATA_DIR, new Uint8Array(await file.arrayBuffer())));
+    const stored = await formRefusal(async () => storePublicImage(context.storage, new Uint8Array(await file.arrayBuffer())));
     if (!stored.ok) return badInput(values, stored.code, stored.status);
     values.image_path = stored.value;
   }

@@ -86,7 +86,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   // preview can show it, and is published only when a saved event names it.
   const file = raw.get("image");
   if (file instanceof File && file.size > 0) {
-    const stored = await formRefusal(async () => storePublicImage(context.env.DATA_DIR, new Uint8Array(await file.arrayBuffer())));
+    const stored = await formRefusal(async () => storePublicImage(context.storage, new Uint8Array(await file.arrayBuffer())));
     if (!stored.ok) return badInput(values, stored.code, stored.status);
     values.image_path = stored.value;
   }

@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remix-run/node";
 import { inquiryAttachmentForOperator } from "../../market/support.server";
 import { requireOperator } from "../guard.server";
@@ -12,7 +11,7 @@ import { positiveIdSchema } from "./forms.server";
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireOperator(request, context, "inquiries");
   const id = positiveIdSchema.safeParse(params.id);
-  const found = id.success ? await inquiryAttachmentForOperator(context.db, context.env.DATA_DIR, id.data) : null;
+  const found = id.success ? await inquiryAttachmentForOperator(context.db, context.storage, id.data) : null;
   if (!found || !id.success) return new Response("Not found", { status: 404, headers: { "Cache-Control": "private, no-store" } });
   const headers = new Headers({
     "Content-Type": found.type,
@@ -22,5 +21,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     "X-Content-Type-Options": "nosniff",
   });
   if (request.method === "HEAD") return new Response(null, { headers });
-  return new Response(createReadableStreamFromReadable(fs.createReadStream(found.file)), { headers });
+  const body = await context.storage.get(found.key);
+  if (!body) return new Response("Not found", { status: 404, headers: { "Cache-Control": "private, no-store" } });
+  return new Response(createReadableStreamFromReadable(body), { headers });
 }

@@ -1,11 +1,22 @@
 import { sql } from "kysely";
+import type { Storage } from "../../integrations/storage/storage";
 import { reindexContents } from "../../market/search/indexer.server";
 import { hashPassword } from "../../market/users/password.server";
 import type { DB } from "../db.server";
 import type { ContentsType, NewContent, PriceType } from "../schema";
 import { COMPANY, FAQ, NOTICE_TITLES, POLICIES } from "./documents";
 import { EVENT_IMAGES } from "./event-images";
-import { BANNER_COUNT, BGM_COUNT, CLIP_COUNT, FONTS, ICON_COUNT, POSTER_COUNT, SE_COUNT, writeMediaPool } from "./media.server";
+import {
+  BANNER_COUNT,
+  BGM_COUNT,
+  CLIP_COUNT,
+  FONTS,
+  ICON_COUNT,
+  POSTER_COUNT,
+  publishMediaPool,
+  SE_COUNT,
+  writeMediaPool,
+} from "./media.server";
 import { createRandom, type Random } from "./random";
 import { seedBusinessRequests } from "./requests";
 import { CATEGORIES, GENRES, MOODS, SOUND_EFFECTS, SUBJECTS, THEMES } from "./vocabulary";
@@ -46,6 +57,8 @@ const TYPE_SHARE: readonly (readonly [ContentsType, number])[] = [
 export interface SeedOptions {
   size: number;
   dataDir: string;
+  /** The store's storage when it is not the local disk under dataDir (STORAGE_URL): the pool is copied into it. */
+  storage?: Storage;
   log?: (line: string) => void;
 }
 
@@ -59,6 +72,10 @@ export async function isSeeded(db: DB): Promise<boolean> {
 export async function seedDatabase(db: DB, options: SeedOptions): Promise<{ contents: number; skipped: boolean }> {
   // The media pool is checked on every start: a data folder that lost it (or an older version) gets it back.
   const media = await writeMediaPool(options.dataDir);
+  if (options.storage && options.storage.kind !== "local") {
+    const sent = await publishMediaPool(options.dataDir, options.storage);
+    if (sent) options.log?.(`media pool of ${sent} files copied to the object store`);
+  }
   if (await isSeeded(db)) return { contents: 0, skipped: true };
   const log = options.log ?? (() => {});
   const rnd = createRandom(20261122);

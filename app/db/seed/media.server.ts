@@ -2,6 +2,7 @@ import { execFile, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import type { Storage } from "../../integrations/storage/storage";
 import { EVENT_IMAGES, eventImagePng } from "./event-images";
 import { createRandom } from "./random";
 
@@ -286,4 +287,32 @@ export async function writeMediaPool(dataDir: string): Promise<{ clips: boolean 
   }
   write(marker, new Date().toISOString());
   return { clips: clipsExist() };
+}
+
+/** The pool's folders below DATA_DIR: the public previews and the private originals the demo catalog names. */
+const POOL_FOLDERS = ["media/icons", "media/posters", "media/banners", "media/notice", "media/audio", "media/clips", "media/events"].concat(
+  ["storage/icons", "storage/videos", "storage/audio", "storage/fonts"],
+);
+
+/**
+ * Copies the media pool written under `dataDir` into an object store (STORAGE_URL), once: the store's own marker
+ * says it is there, so the servers sharing a bucket upload it once between them (a race uploads the same bytes
+ * twice, harmlessly). Answers how many files went up.
+ */
+export async function publishMediaPool(dataDir: string, storage: Storage): Promise<number> {
+  const marker = "media/.complete-v2";
+  if (await storage.stat(marker)) return 0;
+  let sent = 0;
+  for (const folder of POOL_FOLDERS) {
+    const dir = path.join(dataDir, folder);
+    if (!fs.existsSync(dir)) continue;
+    for (const name of fs.readdirSync(dir)) {
+      const file = path.join(dir, name);
+      if (!fs.statSync(file).isFile()) continue;
+      await storage.put(`${folder}/${name}`, fs.createReadStream(file));
+      sent++;
+    }
+  }
+  await storage.put(marker, new TextEncoder().encode(new Date().toISOString()));
+  return sent;
 }

@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
-import fs from "node:fs/promises";
-import path from "node:path";
 import { sql } from "kysely";
 import type { DB } from "../../db/db.server";
 import type { ContentsType } from "../../db/schema";
+import type { Storage } from "../../integrations/storage/storage";
 import { MarketError } from "../errors";
 import { type Actor, recordAudit } from "../operators/audit.server";
 import { reindexContents } from "../search/indexer.server";
@@ -13,7 +12,7 @@ import { queueMediaJob } from "./media-jobs.server";
 
 /**
  * Creating an item from the console or a sheet: the fields checked by the catalog's rules, the uploaded original
- * checked by its bytes and kept in private storage (DATA_DIR/storage/uploads), the item inserted, indexed for
+ * checked by its bytes and kept in private storage (storage/uploads/), the item inserted, indexed for
  * search and its previews queued as a media job, all in one transaction with the audit line (content.create).
  */
 
@@ -44,28 +43,30 @@ export interface NewItem {
 export type CreateResult = { ok: true; id: number; code: string } | { ok: false; problem: ContentProblem | FileProblem };
 
 interface Staged {
+  storage: Storage;
   kind: MediaKind;
+  /** The key it was written under; moved to `storage/uploads/<code>.<kind>` with its row. */
   temp: string;
-  dir: string;
 }
 
-async function stage(dataDir: string, kind: MediaKind, bytes: Uint8Array): Promise<Staged> {
-  const dir = path.join(dataDir, "storage", "uploads");
-  await fs.mkdir(dir, { recursive: true });
-  const temp = path.join(dir, `.tmp-${randomBytes(8).toString("hex")}.${kind}`);
+/** Where uploaded originals are kept (the rows' file_path is `uploads/<code>.<kind>`, below `storage/`). */
+const UPLOADS = "storage/uploads/";
+
+async function stage(storage: Storage, kind: MediaKind, bytes: Uint8Array): Promise<Staged> {
+  const temp = `${UPLOADS}.tmp-${randomBytes(8).toString("hex")}.${kind}`;
   try {
-    await fs.writeFile(temp, bytes, { flag: "wx" });
+    await storage.put(temp, bytes);
   } catch (error) {
-    await fs.rm(temp, { force: true });
+    await storage.delete(temp).catch(() => {});
     throw error;
   }
-  return { kind, temp, dir };
+  return { storage, kind, temp };
 }
 
 /**
  * Inserts a checked item with its staged file inside a transaction the caller holds (the sheet import inserts many
- * in one). The file is renamed into place under the item's code; the caller removes `finals` if the transaction
- * fails after.
+ * in one). The file is moved into place under the item's code; the caller removes `finals` (keys) if the
+ * transaction fails after.
  */
 export async function insertItem(
   trx: DB,
@@ -78,7 +79,7 @@ export async function insertItem(
   options: { reindex?: boolean } = {},
 ): Promise<{ id: number; code: string }> {
   const code = await nextContentCode(trx, type);
-  const filePath = file ? path.join("uploads", `${code}.${file.staged.kind}`) : null;
+  const filePath = file ? `uploads/${code}.${file.staged.kind}` : null;
   const row = await trx
     .insertInto("contents")
     .values({
@@ -102,9 +103,9 @@ export async function insertItem(
     .returning("id")
     .executeTakeFirstOrThrow();
   if (file && filePath) {
-    const final = path.join(file.staged.dir, `${code}.${file.staged.kind}`);
+    const final = `storage/${filePath}`;
     finals.push(final);
-    await fs.rename(file.staged.temp, final);
+    await file.staged.storage.move(file.staged.temp, final);
     await queueMediaJob(trx, row.id, type, filePath, now);
   }
   // A batch (the sheet import) indexes its items together at the end.
@@ -119,12 +120,12 @@ export async function insertItem(
 }
 
 /** Creates one item with its file (see above); refused fields or file come back as a problem (nothing written). */
-export async function createContent(db: DB, dataDir: string, actor: Actor, item: NewItem, now = new Date()): Promise<CreateResult> {
+export async function createContent(db: DB, storage: Storage, actor: Actor, item: NewItem, now = new Date()): Promise<CreateResult> {
   const checked = checkMediaFile(item.type, item.file ?? null);
   if (checked !== null && !isKind(checked)) return { ok: false, problem: checked };
   const problem = await checkContentInput(db, item.type, item.input);
   if (problem) return { ok: false, problem };
-  const staged = checked && item.file ? await stage(dataDir, checked, item.file) : null;
+  const staged = checked && item.file ? await stage(storage, checked, item.file) : null;
   const finals: string[] = [];
   try {
     for (let attempt = 1; ; attempt++) {
@@ -142,8 +143,8 @@ export async function createContent(db: DB, dataDir: string, actor: Actor, item:
       }
     }
   } catch (error) {
-    if (staged) await fs.rm(staged.temp, { force: true });
-    for (const f of finals) await fs.rm(f, { force: true });
+    if (staged) await storage.delete(staged.temp);
+    for (const f of finals) await storage.delete(f);
     throw error;
   }
 }
@@ -161,7 +162,7 @@ function codeTaken(error: unknown): boolean {
  */
 export async function replaceMediaFile(
   db: DB,
-  dataDir: string,
+  storage: Storage,
   actor: Actor,
   id: number,
   bytes: Uint8Array | null,
@@ -172,13 +173,13 @@ export async function replaceMediaFile(
   const checked = checkMediaFile(item.contents_type, bytes);
   if (checked === null || !bytes) return { ok: false, problem: "fileMissing" };
   if (!isKind(checked)) return { ok: false, problem: checked };
-  const staged = await stage(dataDir, checked, bytes);
-  const filePath = path.join("uploads", `${item.code}.${checked}`);
-  const final = path.join(staged.dir, `${item.code}.${checked}`);
+  const staged = await stage(storage, checked, bytes);
+  const filePath = `uploads/${item.code}.${checked}`;
+  const final = `storage/${filePath}`;
   try {
     await db.transaction().execute(async (trx) => {
       await trx.updateTable("contents").set({ file_path: filePath, file_size: bytes.length }).where("id", "=", id).execute();
-      await fs.rename(staged.temp, final);
+      await storage.move(staged.temp, final);
       await queueMediaJob(trx, id, item.contents_type, filePath, now);
       await recordAudit(
         trx,
@@ -194,13 +195,13 @@ export async function replaceMediaFile(
       );
     });
   } catch (error) {
-    await fs.rm(staged.temp, { force: true });
-    // The rename may have replaced an earlier upload of the same name; the row still names it, so it is not removed.
-    if (item.file_path !== filePath) await fs.rm(final, { force: true });
+    await storage.delete(staged.temp);
+    // The move may have replaced an earlier upload of the same name; the row still names it, so it is not removed.
+    if (item.file_path !== filePath) await storage.delete(final);
     throw error;
   }
   if (item.file_path && item.file_path !== filePath && /^uploads[\\/][A-Z]{2}\d{7}\.[a-z0-9]+$/.test(item.file_path))
-    await fs.rm(path.join(dataDir, "storage", item.file_path), { force: true });
+    await storage.delete(`storage/${item.file_path.replace(/\\/g, "/")}`);
   return { ok: true };
 }
 

@@ -1,6 +1,5 @@
-import fs from "node:fs/promises";
-import path from "node:path";
 import type { DB } from "../../db/db.server";
+import { type Storage, storageKey } from "../../integrations/storage/storage";
 import { ByteLru } from "../../utils/byte-lru";
 import { MarketError } from "../errors";
 import { FONT_PREVIEW_MAX } from "../rules";
@@ -36,7 +35,7 @@ async function subsetOf(font: Buffer, glyphs: string): Promise<Buffer> {
  * A WOFF2 subset of a font item holding only the glyphs of `text` (at most 100 characters): previews
  * never ship the whole font, which stays in private storage.
  */
-export async function fontSubset(db: DB, dataDir: string, code: string, text: string): Promise<Buffer> {
+export async function fontSubset(db: DB, storage: Storage, code: string, text: string): Promise<Buffer> {
   const chars = [...text];
   if (chars.length > FONT_PREVIEW_MAX) throw new MarketError("TEXT_TOO_LONG", 400, `text: at most ${FONT_PREVIEW_MAX} characters`);
   const item = await db.selectFrom("contents").select(["file_path", "contents_type"]).where("code", "=", code).executeTakeFirst();
@@ -47,11 +46,14 @@ export async function fontSubset(db: DB, dataDir: string, code: string, text: st
   if (held) return held;
   let subset = making.get(key);
   if (!subset) {
-    const file = path.join(dataDir, "storage", item.file_path);
+    const file = storageKey("storage", item.file_path);
     // harfbuzz cuts the glyphs out (as TrueType); our WOFF2 writer compresses them with Node's Brotli.
-    subset = fs
-      .readFile(file)
-      .then((font) => subsetOf(font, glyphs))
+    subset = storage
+      .read(file)
+      .then((font) => {
+        if (!font) throw new MarketError("NOT_FOUND", 404, `No font with contents_code ${code}`);
+        return subsetOf(font, glyphs);
+      })
       .then(sfntToWoff2);
     making.set(key, subset);
     subset.then(

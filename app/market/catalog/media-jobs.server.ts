@@ -1,8 +1,12 @@
 import { execFile, spawn } from "node:child_process";
+import { createReadStream, createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
+import { pipeline } from "node:stream/promises";
 import type { DB } from "../../db/db.server";
 import type { ContentsType, MediaJobState } from "../../db/schema";
+import { isSafeKey, type Storage } from "../../integrations/storage/storage";
 import { runExclusive } from "../jobs.server";
 import { type Actor, recordAudit } from "../operators/audit.server";
 import { FONT_SAMPLE } from "./fonts.server";
@@ -20,7 +24,8 @@ import { pngSize, svgSize } from "./media-files.server";
  * - icon and a package's cover: the picture itself (checked at upload) as preview and poster, its size;
  * - font: the subset the storefront's preview cuts at request time (app/market/catalog/fonts.server.ts) is cut
  *   once from the upload, so a font harfbuzz cannot read fails here and not on the item page.
- * Previews are written to DATA_DIR/media/uploads/<code>/ (public, served at /media); the original stays private.
+ * The tools work on local files: the original is copied from the storage to a temporary folder, the previews are
+ * made there and put in the storage at media/uploads/<code>/ (public, served at /media); the original stays private.
  */
 
 export const MEDIA_JOB_LEASE = "media-jobs";
@@ -115,10 +120,12 @@ export async function retryMediaJob(db: DB, actor: Actor, contentId: number, now
 }
 
 /** An audio item's waveform peaks (0 to 1), written by its media job; null when it has none. */
-export async function mediaPeaks(dataDir: string, code: string): Promise<number[] | null> {
+export async function mediaPeaks(storage: Storage, code: string): Promise<number[] | null> {
   if (!/^[A-Z0-9]+$/.test(code)) return null;
   try {
-    const data = JSON.parse(await fs.readFile(path.join(dataDir, "media", "uploads", code, "peaks.json"), "utf8")) as { peaks?: unknown };
+    const bytes = await storage.read(`media/uploads/${code}/peaks.json`);
+    if (!bytes) return null;
+    const data = JSON.parse(bytes.toString("utf8")) as { peaks?: unknown };
     return Array.isArray(data.peaks) ? data.peaks.filter((p): p is number => typeof p === "number") : null;
   } catch {
     return null;
@@ -356,15 +363,20 @@ async function setProgress(db: DB, id: number, progress: number) {
 }
 
 /** Runs one claimed job: makes the previews and writes them to the item, or records why it failed. */
-async function runJob(db: DB, dataDir: string, job: { id: number; content_id: number; kind: string; source_path: string }) {
+async function runJob(db: DB, storage: Storage, job: { id: number; content_id: number; kind: string; source_path: string }) {
   const progress: Progress = (p) => setProgress(db, job.id, p).catch(() => {});
+  const work = await fs.mkdtemp(path.join(os.tmpdir(), "media-job-"));
   try {
     const item = await db.selectFrom("contents").select(["code"]).where("id", "=", job.content_id).executeTakeFirst();
     if (!item) throw new Error("the item is gone");
-    const source = path.resolve(dataDir, "storage", job.source_path);
-    if (!source.startsWith(path.resolve(dataDir, "storage") + path.sep)) throw new Error("source outside storage");
-    const out = path.join(dataDir, "media", "uploads", item.code);
-    await fs.mkdir(out, { recursive: true });
+    const key = `storage/${job.source_path.replace(/\\/g, "/")}`;
+    if (!isSafeKey(key)) throw new Error("source outside storage");
+    const original = await storage.get(key);
+    if (!original) throw new Error("the original is missing from storage");
+    const source = path.join(work, `source${path.posix.extname(key).toLowerCase()}`);
+    await pipeline(original, createWriteStream(source));
+    const out = path.join(work, "out");
+    await fs.mkdir(out);
     const url = `/media/uploads/${item.code}`;
     const made =
       job.kind === "video"
@@ -374,6 +386,11 @@ async function runJob(db: DB, dataDir: string, job: { id: number; content_id: nu
           : job.kind === "font"
             ? await checkFont(source, progress)
             : await makePicture(source, out, url);
+    // The previews go up before the row names them.
+    for (const name of await fs.readdir(out)) {
+      if (name.includes(".part.")) continue;
+      await storage.put(`media/uploads/${item.code}/${name}`, createReadStream(path.join(out, name)), { contentType: previewType(name) });
+    }
     await db.transaction().execute(async (trx) => {
       if (Object.keys(made).length) await trx.updateTable("contents").set(made).where("id", "=", job.content_id).execute();
       await trx
@@ -394,14 +411,26 @@ async function runJob(db: DB, dataDir: string, job: { id: number; content_id: nu
       .where("id", "=", job.id)
       .execute();
     return false;
+  } finally {
+    await fs.rm(work, { recursive: true, force: true });
   }
 }
+
+const PREVIEW_TYPES: Record<string, string> = {
+  ".mp4": "video/mp4",
+  ".mp3": "audio/mpeg",
+  ".jpg": "image/jpeg",
+  ".png": "image/png",
+  ".svg": "image/svg+xml",
+  ".json": "application/json",
+};
+const previewType = (name: string) => PREVIEW_TYPES[path.extname(name).toLowerCase()] ?? "application/octet-stream";
 
 /**
  * Runs the queued jobs, oldest first. Call it holding the lease (scheduleMediaJobs does): a job still "running" then
  * belongs to a run that died, and is queued again (or failed after MEDIA_JOB_MAX_ATTEMPTS starts).
  */
-export async function runMediaJobs(db: DB, dataDir: string, options: { limit?: number } = {}): Promise<{ done: number; failed: number }> {
+export async function runMediaJobs(db: DB, storage: Storage, options: { limit?: number } = {}): Promise<{ done: number; failed: number }> {
   await db
     .updateTable("media_jobs")
     .set({ state: "failed", error: "interrupted too many times", finished_at: new Date().toISOString() })
@@ -426,7 +455,7 @@ export async function runMediaJobs(db: DB, dataDir: string, options: { limit?: n
       .where("state", "=", "queued")
       .executeTakeFirst();
     if (Number(claim.numUpdatedRows) !== 1) continue;
-    if (await runJob(db, dataDir, job)) done++;
+    if (await runJob(db, storage, job)) done++;
     else failed++;
   }
   return { done, failed };
@@ -443,7 +472,7 @@ async function hasWork(db: DB): Promise<boolean> {
  */
 export function scheduleMediaJobs(
   db: DB,
-  options: { dataDir: string; intervalMs: number; holder: string; log?: (line: Record<string, unknown>) => void },
+  options: { storage: Storage; intervalMs: number; holder: string; log?: (line: Record<string, unknown>) => void },
 ): () => void {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -451,7 +480,7 @@ export function scheduleMediaJobs(
     try {
       if (await hasWork(db)) {
         const result = await runExclusive(db, MEDIA_JOB_LEASE, { holder: options.holder, leaseMs: LEASE_MS }, () =>
-          runMediaJobs(db, options.dataDir),
+          runMediaJobs(db, options.storage),
         );
         if (result.ran && (result.result.done || result.result.failed))
           options.log?.({ level: "info", msg: "media jobs", ...result.result });
