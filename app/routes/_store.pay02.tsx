@@ -7,9 +7,9 @@ import { useTranslation } from "../i18n/react";
 import { MarketError } from "../market/errors";
 import { purchasableLicenses, resolvePurchaseLicense } from "../market/orders/checkout.server";
 import { requireViewer } from "../utils/auth.server";
+import { seoulText } from "../utils/dates";
 import { pageSeo } from "../utils/page.server";
 import { requirePay, savePay } from "../utils/pay-session.server";
-import { seoulText } from "../utils/dates";
 import { seoMeta } from "../utils/seo";
 
 const licenseSchema = z.union([
