@@ -145,6 +145,8 @@ describe(`packages with discontinued members on ${ENGINE}`, () => {
     expect((await apiJson(`contents/${pkg.id}`, "en")).json.data).toMatchObject({ price: usd, listPrice: pkg.price_usd });
     const listed = (await apiJson("packages?offset=0&limit=100", "en")).json.data.list.find((p: { id: number }) => p.id === pkg.id);
     expect(listed).toMatchObject({ price: usd, discontinued: false });
+    const searched = (await apiJson(`search/package?keywords=${encodeURIComponent(pkg.title_en)}`, "en")).json.data.list;
+    expect(searched.find((p: { id: number }) => p.id === pkg.id)).toMatchObject({ price: usd, listPrice: pkg.price_usd });
 
     // Cart (API) and the checkout the server prices: the reduced price plus VAT.
     const after = await newShopper(db);
