@@ -69,6 +69,8 @@ export interface ContentsTable {
   file_path: string | null;
   file_size: number | null;
   status: ContentStatus;
+  /** When it was discontinued (null while on sale, or when unknown). */
+  discontinued_at: string | null;
   popularity: number;
   sales_count: number;
   released_at: string;

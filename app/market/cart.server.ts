@@ -5,7 +5,7 @@ import { isPostgres } from "../db/dialect";
 import type { ContentsType } from "../db/schema";
 import type { Locale } from "../i18n/config";
 import type { CART_OUTCOMES } from "./cart-outcomes";
-import { CARD_COLUMNS, type ContentCard, toCard } from "./catalog/cards.server";
+import { CARD_COLUMNS, type ContentCard, onSale, PACKAGE_MEMBER_COLUMNS, toCard } from "./catalog/cards.server";
 import { MarketError } from "./errors";
 import { vatOf } from "./money";
 import { type PassGroup, passGroupOf } from "./pass-groups";
@@ -162,12 +162,14 @@ export async function addToCart(
     for (const item of items) {
       const content = await trx
         .selectFrom("contents")
-        .select(["id", "price_type", "status"])
+        .select(["id", "price_type", "status", "price_krw", "price_usd"])
+        .select(PACKAGE_MEMBER_COLUMNS)
         .where("code", "=", item.code)
         .executeTakeFirst();
       let outcome: CartAddCode = "SUCCESS";
       if (!content) outcome = "NOT_FOUND";
-      else if (content.status !== "active") outcome = "DISCONTINUED";
+      // A package whose members are all discontinued is as good as discontinued.
+      else if (!onSale(content)) outcome = "DISCONTINUED";
       else if (content.price_type !== "paid") outcome = "FREE_CONTENT";
       else {
         const existing = await ownerFilter(trx.selectFrom("carts").select("carts.id"), owner)
@@ -241,7 +243,11 @@ export async function listCart(db: DB, owner: CartOwner, locale: Locale, type?: 
 export async function payableCartContents(db: DB, owner: CartOwner, cartIds: number[]): Promise<number[]> {
   if (!cartIds.length) return [];
   const rows = await ownerFilter(
-    db.selectFrom("carts").innerJoin("contents", "contents.id", "carts.content_id").select("contents.id"),
+    db
+      .selectFrom("carts")
+      .innerJoin("contents", "contents.id", "carts.content_id")
+      .select(["contents.id", "contents.status", "contents.price_krw", "contents.price_usd"])
+      .select(PACKAGE_MEMBER_COLUMNS),
     owner,
   )
     .where("carts.id", "in", cartIds)
@@ -249,7 +255,7 @@ export async function payableCartContents(db: DB, owner: CartOwner, cartIds: num
     .where("contents.price_type", "=", "paid")
     .orderBy("carts.created_at", "desc")
     .execute();
-  return [...new Set(rows.map((r) => r.id))];
+  return [...new Set(rows.filter(onSale).map((r) => r.id))];
 }
 
 /** Removes lines of this owner's cart (others' ids are ignored). Answers how many went. */

@@ -10,7 +10,7 @@ import { useTranslation } from "../i18n/react";
 import { contentDetail, isContentType, relatedContents } from "../market/catalog/detail.server";
 import { FONT_SAMPLE } from "../market/catalog/fonts.server";
 import { cartOutcomeParam, detailQuery } from "../market/catalog/queries.server";
-import { withVat } from "../market/money";
+import { formatMoney, withVat } from "../market/money";
 import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
@@ -108,6 +108,11 @@ export default function ContentDetailPage() {
             </p>
           ) : null}
           <PriceBox priceType={item.priceType} price={item.price} currency={item.currency} locale={locale} />
+          {!item.discontinued && item.price !== item.listPrice ? (
+            <p className="muted" data-testid="package-repriced">
+              {t("item.packageRepriced", { price: formatMoney(item.listPrice, item.currency, locale) })}
+            </p>
+          ) : null}
           <p>{t(`item.requirement.${item.requirement}`)}</p>
           {!item.discontinued && item.priceType === "paid" ? (
             <CartButtons code={item.code} here={here} signedIn={signedIn} initialOutcome={cartOutcome} />

@@ -7,6 +7,7 @@ import { useTranslation } from "../i18n/react";
 import { MarketError } from "../market/errors";
 import { purchasableLicenses, resolvePurchaseLicense } from "../market/orders/checkout.server";
 import { requireViewer } from "../utils/auth.server";
+import { seoulText } from "../utils/dates";
 import { pageSeo } from "../utils/page.server";
 import { requirePay, savePay } from "../utils/pay-session.server";
 import { seoMeta } from "../utils/seo";
@@ -35,7 +36,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     purchasableLicenses(context.db, viewer.id),
     pageSeo(request, context, { titleKey: "pay.title" }),
   ]);
-  return { licenses, chosen: pay.data.licenseId ?? null, serial: pay.data.serial ?? "", seo };
+  // The licence's end as a Seoul day in the page's language (was its UTC ISO day in both languages).
+  const dated = licenses.map((l) => ({ ...l, validUntilText: seoulText(l.validUntil, context.locale, "date") }));
+  return { licenses: dated, chosen: pay.data.licenseId ?? null, serial: pay.data.serial ?? "", seo };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
@@ -94,7 +97,7 @@ export default function Pay02() {
               </span>
               <small className="muted">
                 {t(`mypage.type.${l.licenseType}`)}
-                {l.validUntil ? ` · ${t("pay.validUntil", { date: l.validUntil.slice(0, 10) })}` : ""}
+                {l.validUntilText ? ` · ${t("pay.validUntil", { date: l.validUntilText })}` : ""}
               </small>
               {l.shortTerm ? (
                 <small className="warning" role="note">

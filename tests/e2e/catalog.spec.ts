@@ -471,3 +471,44 @@ test("font preview: editing a 100-character text with emoji keeps whole characte
   await expect(page.getByText("99/100", { exact: true })).toBeVisible();
   expect((await subset).status()).toBe(200);
 });
+
+test("a package with a discontinued member is sold for what remains, in both languages (issue 18, point 11)", async ({ page }) => {
+  // The demo catalog bundles a few discontinued items; find a package holding one and something still on sale.
+  const packages = (await (await page.request.get("/api/v1/packages?limit=100")).json()).data.list as { code: string }[];
+  let pkg: string | undefined;
+  for (const { code } of packages) {
+    const detail = (await (await page.request.get(`/api/v1/contents/${code}`)).json()).data;
+    if (detail.priceType === "paid" && !detail.discontinued && detail.price < detail.listPrice) {
+      pkg = code;
+      break;
+    }
+  }
+  expect(pkg, "a package priced below its own price").toBeDefined();
+  const note = {
+    en: (price: string) => `Priced for the items that remain (the whole package: ${price}, VAT excluded).`,
+    ko: (price: string) => `남은 콘텐츠만큼 값을 낮췄습니다(패키지 전체 ${price}, 부가세 별도).`,
+  };
+  for (const lang of ["en", "ko"] as const) {
+    const t = T[lang];
+    const detail = (await (await page.request.get(`/api/v1/contents/${pkg}`, { headers: { language: lang } })).json()).data as {
+      price: number;
+      listPrice: number;
+      currency: "KRW" | "USD";
+    };
+    const money = (minor: number) =>
+      new Intl.NumberFormat(lang === "ko" ? "ko-KR" : "en-US", {
+        style: "currency",
+        currency: detail.currency,
+        minimumFractionDigits: detail.currency === "USD" ? 2 : 0,
+        maximumFractionDigits: detail.currency === "USD" ? 2 : 0,
+      }).format(detail.currency === "USD" ? minor / 100 : minor);
+    await openIn(page, `/contents/package?code=${pkg}`, lang);
+    const box = page.locator(".detail-info .price-box").first();
+    await expect(box).toContainText(money(detail.price));
+    await expect(page.getByText(note[lang](money(detail.listPrice)), { exact: true })).toBeVisible();
+    await expect(page.getByRole("button", { name: t.addToCart, exact: true })).toBeVisible();
+    const bundle = page.locator("[aria-labelledby=bundle-h]");
+    await expect(bundle.getByRole("listitem").filter({ hasText: t.discontinued }).first()).toBeVisible();
+    await expectAccessible(page);
+  }
+});

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { vbankDueAt } from "../../app/market/orders/deadlines";
-import { priceOrder, quoteRefund, type RefundableLine } from "../../app/market/orders/pricing";
+import { packagePrice, priceOrder, quoteRefund, type RefundableLine } from "../../app/market/orders/pricing";
 
 const DAY = 86_400_000;
 const units = fc.array(fc.integer({ min: 0, max: 5_000_000 }), { minLength: 1, maxLength: 100 });
@@ -124,6 +124,55 @@ describe("virtual-account deadline", () => {
         expect(due - d.getTime()).toBeGreaterThan(DAY - 1000);
         expect(due - d.getTime()).toBeLessThanOrEqual(2 * DAY);
         expect(new Date(due + 9 * 3_600_000).toISOString().slice(11, 19)).toBe("23:59:59");
+      }),
+    );
+  });
+});
+
+describe("a package with discontinued members (issue 18, point 11)", () => {
+  const member = fc.record({ price: fc.integer({ min: 0, max: 200_000 }), active: fc.boolean() });
+  const sums = (ms: { price: number; active: boolean }[]) => ({
+    count: ms.length,
+    left: ms.filter((m) => m.active).length,
+    all: ms.reduce((n, m) => n + m.price, 0),
+    remaining: ms.filter((m) => m.active).reduce((n, m) => n + m.price, 0),
+  });
+
+  it("keeps its own price while every member is on sale, and cannot be bought with none left", () => {
+    expect(packagePrice(50_000, { count: 3, left: 3, all: 30_000, remaining: 30_000 })).toBe(50_000);
+    expect(packagePrice(50_000, { count: 0, left: 0, all: 0, remaining: 0 })).toBe(50_000);
+    expect(packagePrice(50_000, { count: 3, left: 0, all: 30_000, remaining: 0 })).toBeNull();
+  });
+
+  it("is reduced in proportion to the remaining list prices, rounded half up, capped at what they cost alone", () => {
+    // 50,000 × 20,000 / 30,000 = 33,333.3 → 33,333; the remaining members cost 20,000 alone, which is lower.
+    expect(packagePrice(50_000, { count: 3, left: 2, all: 30_000, remaining: 20_000 })).toBe(20_000);
+    // 20,000 × 25,000 / 60,000 = 8,333.3 → 8,333 (below the 25,000 the members cost).
+    expect(packagePrice(20_000, { count: 3, left: 2, all: 60_000, remaining: 25_000 })).toBe(8_333);
+    // USD cents: 3,999 × 1,500 / 4,000 = 1,499.625 → 1,500 (half up).
+    expect(packagePrice(3_999, { count: 4, left: 3, all: 4_000, remaining: 1_500 })).toBe(1_500);
+    // Members priced 0: by their count.
+    expect(packagePrice(9_000, { count: 3, left: 2, all: 0, remaining: 0 })).toBe(6_000);
+  });
+
+  it("never costs more than the package or than its remaining members, and never a fraction of a unit", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 500_000 }), fc.array(member, { minLength: 1, maxLength: 10 }), (list, ms) => {
+        const m = sums(ms);
+        const price = packagePrice(list, m);
+        if (m.left === m.count) {
+          expect(price).toBe(list);
+          return;
+        }
+        if (m.left === 0 || price === null) {
+          // Nothing left, or nothing left to pay for (the remaining members are priced 0).
+          expect(m.left === 0 || m.remaining === 0 || Math.round((list * m.remaining) / m.all) === 0).toBe(true);
+          return;
+        }
+        expect(Number.isInteger(price)).toBe(true);
+        expect(price).toBeGreaterThan(0);
+        expect(price).toBeLessThanOrEqual(list);
+        if (m.all > 0) expect(price).toBeLessThanOrEqual(m.remaining);
       }),
     );
   });

@@ -7,6 +7,7 @@ import {
   addToPackage,
   catalogItem,
   packageContents,
+  packageSale,
   removeFromPackage,
   setContentStatus,
   taxonomyOptions,
@@ -14,6 +15,7 @@ import {
 } from "../../market/catalog/manage.server";
 import { MEDIA_FORM_LIMITS } from "../../market/catalog/media-files.server";
 import { latestMediaJob, mediaPeaks, retryMediaJob } from "../../market/catalog/media-jobs.server";
+import { formatMoney } from "../../market/money";
 import catalogStyles from "../../styles/admin-catalog.css";
 import { seoulText } from "../../utils/dates";
 import { readBoundedForm } from "../../utils/multipart.server";
@@ -38,11 +40,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!item) throw data(null, { status: 404 });
   const locale = context.locale;
   const name = (o: { id: number; nameKo: string; nameEn: string }) => ({ id: o.id, name: locale === "ko" ? o.nameKo : o.nameEn });
-  const [options, bundle, job, peaks] = await Promise.all([
+  const [options, bundle, job, peaks, sale] = await Promise.all([
     taxonomyOptions(context.db, item.contents_type),
     item.contents_type === "package" ? packageContents(context.db, item.id) : Promise.resolve([]),
     latestMediaJob(context.db, item.id),
     item.contents_type === "audio" ? mediaPeaks(context.storage, item.code) : Promise.resolve(null),
+    item.contents_type === "package" ? packageSale(context.db, item.id) : Promise.resolve(null),
   ]);
   return {
     item: {
@@ -63,6 +66,16 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     bundle: bundle.map((b) => ({ id: b.id, code: b.code, type: b.type, title: locale === "ko" ? b.titleKo : b.titleEn, status: b.status })),
     job: job ? { state: job.state, progress: job.progress, error: job.error, finished: seoulText(job.finishedAt, locale, "long") } : null,
     peaks,
+    // What the store sells the package for while some of its items are discontinued (the storefront's own rule).
+    sale:
+      sale && sale.left < sale.count
+        ? {
+            left: sale.left,
+            count: sale.count,
+            krw: sale.krw === null ? null : formatMoney(sale.krw, "KRW", locale),
+            usd: sale.usd === null ? null : formatMoney(sale.usd, "USD", locale),
+          }
+        : null,
   };
 }
 
@@ -141,7 +154,7 @@ function Waveform({ peaks, label }: { peaks: number[]; label: string }) {
 }
 
 export default function CatalogItem() {
-  const { item, values, options, bundle, job, peaks } = useLoaderData<typeof loader>();
+  const { item, values, options, bundle, job, peaks, sale } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>() as Answer | undefined;
   const { t } = useTranslation();
   const navigation = useNavigation();
@@ -272,6 +285,13 @@ export default function CatalogItem() {
       {item.type === "package" ? (
         <>
           <h2>{t("admin.catalog.package.heading")}</h2>
+          {sale ? (
+            <p className="notice-box" data-testid="package-sale">
+              {sale.krw === null || sale.usd === null
+                ? t("admin.catalog.package.noneLeft")
+                : t("admin.catalog.package.sale", { left: sale.left, count: sale.count, krw: sale.krw, usd: sale.usd })}
+            </p>
+          ) : null}
           {bundle.length === 0 ? (
             <p>{t("admin.catalog.package.empty")}</p>
           ) : (

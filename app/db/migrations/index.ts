@@ -22,6 +22,7 @@ import * as m0020 from "./0020_media_jobs";
 import * as m0021 from "./0021_publishing";
 import * as m0024 from "./0024_report_indexes";
 import * as m0025 from "./0025_search_postings_sqlite";
+import * as m0026 from "./0026_content_discontinued_at";
 
 /** Every migration, in order. Imported statically so the server bundle carries them. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   "0021_publishing": m0021,
   "0024_report_indexes": m0024,
   "0025_search_postings_sqlite": m0025,
+  "0026_content_discontinued_at": m0026,
 };

@@ -4,6 +4,7 @@ import type { ContentStatus, ContentsType, PriceType } from "../../db/schema";
 import { MarketError } from "../errors";
 import { type Actor, recordAudit } from "../operators/audit.server";
 import { reindexContents } from "../search/indexer.server";
+import { PACKAGE_MEMBER_COLUMNS, saleUnit } from "./cards.server";
 
 /**
  * The operator console's catalog (issue 17, "Catalog"): the list with its filters, one item's editable fields, the
@@ -230,8 +231,8 @@ export async function updateContent(db: DB, actor: Actor, id: number, input: Con
 }
 
 /**
- * Discontinues an item (the storefront's page then says so and it leaves lists and search; those who bought it keep
- * it in their library, not downloadable) or puts it back on sale. Audit: content.discontinue / content.restore.
+ * Discontinues an item (the storefront's page then says so and it leaves lists and search; a purchase made before
+ * keeps downloading it for its 90 days, later ones of a package leave it out) or puts it back on sale. Audit: content.discontinue / content.restore.
  * Answers false when the item already had that status (nothing written).
  */
 export async function setContentStatus(
@@ -246,7 +247,12 @@ export async function setContentStatus(
     const item = await trx.selectFrom("contents").select(["id", "status"]).where("id", "=", id).executeTakeFirst();
     if (!item) throw new MarketError("NOT_FOUND", 404, `No item ${id}`);
     if (item.status === status) return false;
-    await trx.updateTable("contents").set({ status }).where("id", "=", id).execute();
+    // The time of a discontinuation decides which purchases keep their download right (holdings in downloads.server.ts).
+    await trx
+      .updateTable("contents")
+      .set({ status, discontinued_at: status === "discontinued" ? now.toISOString() : null })
+      .where("id", "=", id)
+      .execute();
     await recordAudit(
       trx,
       actor,
@@ -284,6 +290,26 @@ export async function packageContents(db: DB, packageId: number): Promise<Bundle
     .orderBy("contents.id")
     .execute();
   return rows.map((r) => ({ id: r.id, code: r.code, type: r.contents_type, titleKo: r.title_ko, titleEn: r.title_en, status: r.status }));
+}
+
+/**
+ * What a package sells for in each currency (VAT excluded) by the storefront's rule (saleUnit, packagePrice), and
+ * how many of its members remain; null prices when it cannot be bought.
+ */
+export async function packageSale(db: DB, packageId: number) {
+  const row = await db
+    .selectFrom("contents")
+    .select(["contents.status", "contents.price_krw", "contents.price_usd"])
+    .select(PACKAGE_MEMBER_COLUMNS)
+    .where("contents.id", "=", packageId)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    krw: saleUnit(row, "KRW"),
+    usd: saleUnit(row, "USD"),
+    count: Number(row.pkg_count ?? 0),
+    left: Number(row.pkg_left ?? 0),
+  };
 }
 
 /** Why an item was not added to a package; each has a message (admin.catalog.package.problems.<problem>). */

@@ -111,31 +111,55 @@ interface Holding {
 
 /**
  * What a licence holds: purchased lines (and the items of purchased packages) and pass downloads, each until its
- * end. Expired holdings are reported apart, so the caller can say they were left out.
+ * end. Expired holdings are reported apart, so the caller can say they were left out. A discontinued item is held
+ * only through a purchase made before it was discontinued (decisions.md): a package bought later was priced without
+ * it, so it is left out (`gone`), and so is what a pass or an unknown time would give.
  */
-export async function holdings(db: DB, licenseId: number, now = new Date()): Promise<{ held: Map<number, Holding>; expired: Set<number> }> {
+export async function holdings(
+  db: DB,
+  licenseId: number,
+  now = new Date(),
+): Promise<{ held: Map<number, Holding>; expired: Set<number>; gone: Set<number> }> {
   const at = now.toISOString();
   const bought = await db
     .selectFrom("order_items")
     .innerJoin("orders", "orders.id", "order_items.order_id")
     .innerJoin("contents", "contents.id", "order_items.content_id")
-    .select(["order_items.id", "order_items.content_id", "order_items.expires_at", "contents.contents_type"])
+    .select([
+      "order_items.id",
+      "order_items.content_id",
+      "order_items.expires_at",
+      "orders.created_at as ordered_at",
+      "contents.contents_type",
+      "contents.status",
+      "contents.discontinued_at",
+    ])
     .where("orders.license_id", "=", licenseId)
     .where("orders.status", "in", ["complete", "partially_cancelled"])
     .where("order_items.status", "=", "active")
     .execute();
   const packageIds = bought.filter((b) => b.contents_type === "package").map((b) => b.content_id as number);
   const bundled = packageIds.length
-    ? await db.selectFrom("package_items").select(["package_id", "content_id"]).where("package_id", "in", packageIds).execute()
+    ? await db
+        .selectFrom("package_items")
+        .innerJoin("contents", "contents.id", "package_items.content_id")
+        .select(["package_items.package_id", "package_items.content_id", "contents.status", "contents.discontinued_at"])
+        .where("package_items.package_id", "in", packageIds)
+        .execute()
     : [];
   const passed = await db
     .selectFrom("downloads")
-    .select(["content_id", "expires_at", "pass_id"])
-    .where("license_id", "=", licenseId)
-    .where("pass_id", "is not", null)
+    .innerJoin("contents", "contents.id", "downloads.content_id")
+    .select(["downloads.content_id", "downloads.expires_at", "downloads.pass_id", "contents.status"])
+    .where("downloads.license_id", "=", licenseId)
+    .where("downloads.pass_id", "is not", null)
     .execute();
   const held = new Map<number, Holding>();
   const expired = new Set<number>();
+  const gone = new Set<number>();
+  /** A right to the content from something bought (or taken) at `since`; null since for a pass. */
+  const covers = (c: { status: string; discontinued_at: string | null }, since: string | null) =>
+    c.status === "active" || (since !== null && c.discontinued_at !== null && since < c.discontinued_at);
   const add = (contentId: number, until: string | null, orderItemId: number | null, passId: number | null) => {
     if (!until) return;
     if (until <= at) {
@@ -143,15 +167,26 @@ export async function holdings(db: DB, licenseId: number, now = new Date()): Pro
       return;
     }
     expired.delete(contentId);
+    gone.delete(contentId);
     const current = held.get(contentId);
     if (!current || current.until < until) held.set(contentId, { until, orderItemId, passId });
   };
+  const leaveOut = (contentId: number, until: string | null) => {
+    if (until && until > at && !held.has(contentId)) gone.add(contentId);
+  };
   for (const b of bought) {
-    add(b.content_id as number, b.expires_at, b.id, null);
-    for (const item of bundled.filter((x) => x.package_id === b.content_id)) add(item.content_id, b.expires_at, b.id, null);
+    if (covers(b, b.ordered_at)) add(b.content_id as number, b.expires_at, b.id, null);
+    else leaveOut(b.content_id as number, b.expires_at);
+    for (const item of bundled.filter((x) => x.package_id === b.content_id)) {
+      if (covers(item, b.ordered_at)) add(item.content_id, b.expires_at, b.id, null);
+      else leaveOut(item.content_id, b.expires_at);
+    }
   }
-  for (const p of passed) add(p.content_id, p.expires_at, null, p.pass_id);
-  return { held, expired };
+  for (const p of passed) {
+    if (p.status === "active") add(p.content_id, p.expires_at, null, p.pass_id);
+    else leaveOut(p.content_id, p.expires_at);
+  }
+  return { held, expired, gone };
 }
 
 async function issueFileLink(
@@ -247,11 +282,12 @@ export async function requestDownloads(db: DB, input: DownloadRequest, locale: L
           .execute();
       if (link) granted.push({ contentId: c.id, code: c.code, title, filename: link.filename, url: link.url, deducted });
     };
-    if (c.status !== "active") {
+    const holding = held.get(c.id);
+    // Discontinued: only a purchase made before the discontinuation still reaches it (holdings).
+    if (c.status !== "active" && !holding) {
       skipped.push({ contentId: id, reason: "discontinued" });
       continue;
     }
-    const holding = held.get(c.id);
     // Held within its period: again at no cost, whatever was asked.
     if (holding) {
       await grant(false, holding.passId ? "pass" : "purchase", holding);

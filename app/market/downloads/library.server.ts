@@ -63,7 +63,7 @@ export function downloadRows(library: Library, locale: Locale): DownloadRow[] {
 
 export async function downloadLibrary(db: DB, licenseId: number, locale: Locale, now = new Date()): Promise<Library> {
   const at = now.toISOString();
-  const { held, expired } = await holdings(db, licenseId, now);
+  const { held, expired, gone } = await holdings(db, licenseId, now);
   // Expired purchases keep their end date for the list.
   const ends = await db
     .selectFrom("order_items")
@@ -74,7 +74,7 @@ export async function downloadLibrary(db: DB, licenseId: number, locale: Locale,
     .where("order_items.status", "=", "active")
     .where("order_items.content_id", "is not", null)
     .execute();
-  const ids = [...held.keys(), ...expired];
+  const ids = [...held.keys(), ...expired, ...gone];
   const counts = ids.length
     ? await db
         .selectFrom("downloads")
@@ -102,7 +102,7 @@ export async function downloadLibrary(db: DB, licenseId: number, locale: Locale,
     : [];
   const byId = new Map(contents.map((c) => [c.id, c]));
   const count = new Map(counts.map((c) => [c.content_id, Number(c.n)]));
-  const item = (id: number, source: string, until: string, isExpired: boolean, downloads: number): LibraryItem | null => {
+  const item = (id: number, source: string, until: string, isExpired: boolean, downloads: number, isGone = false): LibraryItem | null => {
     const c = byId.get(id);
     if (!c) return null;
     return {
@@ -114,7 +114,8 @@ export async function downloadLibrary(db: DB, licenseId: number, locale: Locale,
       source,
       until,
       expired: isExpired,
-      discontinued: c.status !== "active",
+      // Discontinued and not reachable: a holding made before the discontinuation still downloads (holdings).
+      discontinued: isGone || (c.status !== "active" && !held.has(id)),
       downloads,
     };
   };
@@ -126,6 +127,10 @@ export async function downloadLibrary(db: DB, licenseId: number, locale: Locale,
   for (const id of expired) {
     const until = ends.filter((e) => e.content_id === id).reduce((m, e) => (e.expires_at && e.expires_at > m ? e.expires_at : m), "");
     const i = item(id, "purchase", until, true, count.get(id) ?? 0);
+    if (i) items.push(i);
+  }
+  for (const id of gone) {
+    const i = item(id, "purchase", "", false, count.get(id) ?? 0, true);
     if (i) items.push(i);
   }
   items.sort((a, b) => Number(a.expired) - Number(b.expired) || b.until.localeCompare(a.until) || a.contentId - b.contentId);

@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { DB } from "../../db/db.server";
 import type { Locale } from "../../i18n/config";
 import type { PayCurrency } from "../../integrations/payments/gateway";
+import { PACKAGE_MEMBER_COLUMNS, saleUnit } from "../catalog/cards.server";
 import { MarketError } from "../errors";
 import { passGroupOf } from "../pass-groups";
 import { USE_PERIOD_DAYS } from "../rules";
@@ -71,12 +72,15 @@ export async function quoteCheckout(
     const rows = await db
       .selectFrom("contents")
       .select(["id", "code", "contents_type", "title_ko", "title_en", "poster_path", "price_type", "price_krw", "price_usd", "status"])
+      .select(PACKAGE_MEMBER_COLUMNS)
       .where("id", "in", contentIds)
       .execute();
     const byId = new Map(rows.map((r) => [r.id, r]));
     for (const id of contentIds) {
       const r = byId.get(id);
-      if (r?.status !== "active") throw new MarketError("CONTENT_DISCONTINUED", 409, "This content has been discontinued");
+      // A package is sold for what remains of it (packagePrice); with nothing left it is as good as discontinued.
+      const unit = r ? saleUnit(r, currency) : null;
+      if (!r || unit === null) throw new MarketError("CONTENT_DISCONTINUED", 409, "This content has been discontinued");
       if (r.price_type !== "paid") throw new MarketError("NOT_FOR_SALE", 409, "Free and benefit content is not sold");
       lines.push({
         kind: "content",
@@ -85,7 +89,7 @@ export async function quoteCheckout(
         code: r.code,
         title: locale === "ko" ? r.title_ko : r.title_en,
         image: r.poster_path,
-        unit: currency === "KRW" ? r.price_krw : r.price_usd,
+        unit,
         validDays: USE_PERIOD_DAYS,
       });
     }

@@ -119,3 +119,31 @@ export function quoteRefund(input: {
   const deduction = input.method === "vbank" ? percentOf(gross, VBANK_REFUND_DEDUCTION_PERCENT) : 0;
   return { ok: true, lineIds: chosen.map((l) => l.id), gross, deduction, amount: gross - deduction, full };
 }
+
+/** What a package's members are worth, in one currency: all of them, and those still on sale. */
+export interface PackageMembers {
+  count: number;
+  left: number;
+  /** Sum of every member's list price (VAT excluded). */
+  all: number;
+  /** Sum of the list prices of the members still on sale. */
+  remaining: number;
+}
+
+/**
+ * The price of a package (VAT excluded) once some of its members are discontinued (decisions.md, issue 18 point
+ * 11): its own price reduced in proportion to the remaining members' list prices (by their count when every
+ * member is priced 0), rounded half up to a whole minor unit, and never more than the remaining members cost
+ * alone. A package with every member on sale (or none at all) keeps its own price; with none left, or nothing
+ * left to pay for, it cannot be bought (null).
+ */
+export function packagePrice(list: number, members: PackageMembers): number | null {
+  if (members.count === 0 || members.left >= members.count) return list;
+  if (members.left <= 0) return null;
+  if (list === 0) return 0;
+  const price =
+    members.all > 0
+      ? Math.min(Math.round((list * members.remaining) / members.all), members.remaining)
+      : Math.round((list * members.left) / members.count);
+  return price > 0 ? price : null;
+}

@@ -7,6 +7,7 @@ import type { Kysely, Transaction } from "kysely";
 import type { DB } from "../../db/db.server";
 import type { Database } from "../../db/schema";
 import type { Locale } from "../../i18n/config";
+import { saleUnit } from "../catalog/cards.server";
 import { MarketError } from "../errors";
 import { requestPaidMail } from "../mail/messages.server";
 import { queueMail } from "../mail/queue.server";
@@ -59,10 +60,11 @@ export async function quoteRequests(
   const items = await requestItemRows(db, ids);
   const byContent = new Map<number, CheckoutLine>();
   for (const i of items) {
+    const current = saleUnit(i, currency);
     const unit = payableUnit(i.unit_price, {
-      status: i.status,
+      status: current === null ? "discontinued" : i.status,
       price_type: i.price_type,
-      price: currency === "KRW" ? i.price_krw : i.price_usd,
+      price: current ?? 0,
     });
     if (unit === null) continue;
     const seen = byContent.get(i.content_id);

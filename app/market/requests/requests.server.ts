@@ -9,6 +9,7 @@ import type { DB } from "../../db/db.server";
 import type { Database } from "../../db/schema";
 import type { Locale } from "../../i18n/config";
 import { seoulText } from "../../utils/dates";
+import { PACKAGE_MEMBER_COLUMNS, saleUnit } from "../catalog/cards.server";
 import { MarketError } from "../errors";
 import { requestToRepresentativeMail, requestToRequesterMail } from "../mail/messages.server";
 import { queueMail } from "../mail/queue.server";
@@ -81,14 +82,16 @@ export async function createPurchaseRequest(db: DB, input: NewRequestInput): Pro
   const rows = await db
     .selectFrom("contents")
     .select(["id", "code", "title_ko", "title_en", "price_type", "price_krw", "price_usd", "status"])
+    .select(PACKAGE_MEMBER_COLUMNS)
     .where("id", "in", ids)
     .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   const lines = ids.map((id) => {
     const r = byId.get(id);
-    if (r?.status !== "active") throw new MarketError("CONTENT_DISCONTINUED", 409, "This content has been discontinued");
+    const unit = r ? saleUnit(r, currency) : null;
+    if (!r || unit === null) throw new MarketError("CONTENT_DISCONTINUED", 409, "This content has been discontinued");
     if (r.price_type !== "paid") throw new MarketError("NOT_FOR_SALE", 409, "Free and benefit content is not sold");
-    return { id: r.id, title: input.locale === "ko" ? r.title_ko : r.title_en, unit: currency === "KRW" ? r.price_krw : r.price_usd };
+    return { id: r.id, title: input.locale === "ko" ? r.title_ko : r.title_en, unit };
   });
   const totals = priceOrder(lines.map((l) => ({ unit: l.unit })));
   const token = randomBytes(24).toString("base64url");
@@ -338,6 +341,7 @@ export function requestItemRows(db: DB, requestIds: number[]) {
       "contents.price_krw",
       "contents.price_usd",
     ])
+    .select(PACKAGE_MEMBER_COLUMNS)
     .where("purchase_request_items.request_id", "in", requestIds)
     .orderBy("purchase_request_items.request_id")
     .orderBy("purchase_request_items.id")
@@ -385,8 +389,12 @@ async function detailOf(db: DB, where: { id: number } | { tokenHash: string }, l
   if (!r) return null;
   const items = await requestItemRows(db, [r.id]);
   const list: RequestItem[] = items.map((i) => {
-    const current = r.currency === "KRW" ? i.price_krw : i.price_usd;
-    const payable = payableUnit(i.unit_price, { status: i.status, price_type: i.price_type, price: current });
+    const current = saleUnit(i, r.currency as Currency);
+    const payable = payableUnit(i.unit_price, {
+      status: current === null ? "discontinued" : i.status,
+      price_type: i.price_type,
+      price: current ?? 0,
+    });
     return {
       content_id: i.content_id,
       item_code: i.code,
