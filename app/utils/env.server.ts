@@ -1,4 +1,5 @@
 import net from "node:net";
+import os from "node:os";
 import { z } from "zod";
 
 const isProxyEntry = (entry: string) => {
@@ -94,6 +95,16 @@ const schema = z.object({
   RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(8),
   /** Requests waiting for a render slot before the next is refused with 503. */
   RENDER_QUEUE_MAX: z.coerce.number().int().min(0).max(100_000).default(2000),
+  /**
+   * Worker processes serving requests (node:cluster, app/utils/cluster.server.ts); default one per core. 1 serves
+   * in the started process itself, with no primary.
+   */
+  WEB_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(256)
+    .default(() => os.availableParallelism()),
 });
 
 /** The parsed environment; PUBLIC_URL is always set (default http://localhost:PORT). */

@@ -21,6 +21,7 @@ import * as m0019 from "./0019_support_console";
 import * as m0020 from "./0020_media_jobs";
 import * as m0021 from "./0021_publishing";
 import * as m0024 from "./0024_report_indexes";
+import * as m0025 from "./0025_content_version";
 
 /** Every migration, in order. Imported statically so the server bundle carries them. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   "0020_media_jobs": m0020,
   "0021_publishing": m0021,
   "0024_report_indexes": m0024,
+  "0025_content_version": m0025,
 };
