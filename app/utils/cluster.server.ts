@@ -1,5 +1,6 @@
 import cluster, { type Worker } from "node:cluster";
 import { bootDatabase } from "../db/boot.server";
+import { sessionSecret } from "./cookies.server";
 import type { Env } from "./env.server";
 
 type Log = (fields: Record<string, unknown>) => void;
@@ -30,6 +31,8 @@ export function restartDelayMs(recentDeaths: number): number {
 export async function runPrimary(env: Env, log: Log): Promise<never> {
   const booted = await bootDatabase(env, (line) => log({ level: "info", msg: line }), { seedProcess: "child", facets: false });
   await booted.destroy();
+  // The generated session secret (when SESSION_SECRET is unset) exists before any worker reads it.
+  sessionSecret(env);
 
   let stopping = false;
   const deaths: number[] = [];
