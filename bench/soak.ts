@@ -77,7 +77,11 @@ function workersOf(pid: number): number[] {
   }
   return children.filter((child) => {
     try {
-      return fs.readFileSync(`/proc/${child}/cmdline`, "utf8").split("\0").includes("server.ts");
+      // cluster.fork runs the primary's script by its absolute path.
+      return fs
+        .readFileSync(`/proc/${child}/cmdline`, "utf8")
+        .split("\0")
+        .some((arg) => arg === "server.ts" || arg.endsWith("/server.ts"));
     } catch {
       return false;
     }

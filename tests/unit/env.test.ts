@@ -62,6 +62,11 @@ describe("configuration", () => {
     expect(() => parseEnv({ WEB_CONCURRENCY: "two" })).toThrow(/WEB_CONCURRENCY/);
   });
 
+  it("shares 8 renders at once among the workers, at least 2 each, unless RENDER_CONCURRENCY says otherwise", () => {
+    expect(["1", "2", "3", "4", "16"].map((n) => parseEnv({ WEB_CONCURRENCY: n }).RENDER_CONCURRENCY)).toEqual([8, 4, 3, 2, 2]);
+    expect(parseEnv({ WEB_CONCURRENCY: "2", RENDER_CONCURRENCY: "8" }).RENDER_CONCURRENCY).toBe(8);
+  });
+
   it("replaces a dead worker at once, then backs off while they keep dying (up to 30 s)", () => {
     expect([1, 2, 3, 4, 5, 6, 7, 10].map(restartDelayMs)).toEqual([0, 1000, 2000, 4000, 8000, 16_000, 30_000, 30_000]);
   });
