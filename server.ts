@@ -1,5 +1,6 @@
 // The store's HTTP server: Express with compression, security headers, caching of fingerprinted build
 // files, the media folder, a health check, one log line per request, and the Remix handler.
+import cluster from "node:cluster";
 import { randomBytes, randomUUID } from "node:crypto";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -27,14 +28,14 @@ import { createGateways } from "./app/integrations/payments/index.server";
 import { createStorage } from "./app/integrations/storage/index.server";
 import { serveMedia } from "./app/integrations/storage/serve.server";
 import { scheduleMediaJobs } from "./app/market/catalog/media-jobs.server";
+import { contentVersion } from "./app/market/content-version.server";
 import { scheduleHousekeeping } from "./app/market/housekeeping.server";
 import { processHolder } from "./app/market/jobs.server";
 import { scheduleMailWorker } from "./app/market/mail/worker.server";
-import { expireVirtualAccounts } from "./app/market/orders/expire.server";
-import { reconcileOpenOrders } from "./app/market/orders/orders.server";
-import { pruneRateLimits } from "./app/market/rate-limits.server";
+import { startScheduledJobs } from "./app/market/scheduled-jobs.server";
 import { modesFingerprint, serviceModes } from "./app/market/service-modes.server";
 import { PAGE_CACHE_HEADER } from "./app/utils/cache";
+import { runPrimary } from "./app/utils/cluster.server";
 import { parseEnv } from "./app/utils/env.server";
 import { createGate, GateFull } from "./app/utils/gate.server";
 import { checkHealth } from "./app/utils/health.server";
@@ -59,7 +60,8 @@ try {
   process.exit(1);
 }
 
-const log = (fields: Record<string, unknown>) => console.log(JSON.stringify({ time: new Date().toISOString(), ...fields }));
+const log = (fields: Record<string, unknown>) =>
+  console.log(JSON.stringify({ time: new Date().toISOString(), pid: process.pid, ...fields }));
 // `npm run serve` and `npm start` give node a 4 MiB young generation and glibc's malloc two arenas and no dynamic
 // mmap threshold (package.json; docs/performance.md): settings that must be on the command line or in the
 // environment before the process starts. Without them the same load holds some 100 MB more.
@@ -68,8 +70,11 @@ if (
   (!`${process.execArgv.join(" ")} ${process.env.NODE_OPTIONS ?? ""}`.includes("--max-semi-space-size") || !process.env.MALLOC_ARENA_MAX)
 )
   log({ level: "warn", msg: "started without the memory settings of npm run serve (see docs/performance.md)" });
+// WEB_CONCURRENCY > 1 (default: one per core): this process is the cluster's primary (app/utils/cluster.server.ts).
+// It boots the database once, forks the workers that run this file and serve, and never goes past this line.
+if (cluster.isPrimary && env.WEB_CONCURRENCY > 1 && !process.env.REMIX_DEV_ORIGIN) await runPrimary(env, log);
 const started = Date.now();
-const db = await bootDatabase(env, (line) => log({ level: "info", msg: line }), { seedProcess: "child" });
+const db = await bootDatabase(env, (line) => log({ level: "info", msg: line }), { seedProcess: "child", openOnly: cluster.isWorker });
 const payments = createGateways(db, env);
 // Files (media, previews, uploads, downloads): the local disk under DATA_DIR, or STORAGE_URL's object store.
 const storage = createStorage(env);
@@ -279,8 +284,10 @@ let remixHandler = createRequestHandler(build, env.NODE_ENV);
 // the shell, where a render's memory is), the others wait in arrival order (app/utils/gate.server.ts).
 const renderGate = createGate(env.RENDER_CONCURRENCY, env.RENDER_QUEUE_MAX);
 const handleRequest = (request: Request, context: AppLoadContext) => renderGate.run(() => remixHandler(request, context));
-// The service modes (switched from the console by any process) change what every page shows: when this process
-// first sees a switch, within the modes' short cache, it drops its cached pages rather than serve the old ones.
+// The service modes (switched from the console by any process) and the published content's version (bumped by
+// every change of the catalog or of what the console publishes, in any worker or server) change what pages show:
+// when this process first sees either move, within their one-second caches, it drops its cached pages rather than
+// serve the old ones.
 let modesSeen: string | null = null;
 
 app.all("*", async (req, res, next) => {
@@ -300,13 +307,14 @@ app.all("*", async (req, res, next) => {
     }
     // Anonymous GET: served from the page micro-cache when the route opted in. The render is not tied to
     // this visitor's connection, since other visitors may be waiting for it. Nothing in it comes from the
-    // Host header (the address is PUBLIC_URL's), so the key is the service modes, the language and the path.
-    const modes = modesFingerprint(await serviceModes(db, env.HOME_MODE));
+    // Host header (the address is PUBLIC_URL's), so the key is the modes, the content version, the language and the path.
+    const [serviceMode, published] = await Promise.all([serviceModes(db, env.HOME_MODE), contentVersion(db)]);
+    const modes = `${modesFingerprint(serviceMode)} v${published}`;
     if (modes !== modesSeen) {
       if (modesSeen !== null) pageCache.clear();
       modesSeen = modes;
     }
-    // The modes are part of the key too, so a render begun under the old modes is never served under the new ones.
+    // They are part of the key too, so a render begun under the old ones is never served under the new ones.
     const key = `${modes} ${context.locale} ${req.originalUrl}`;
     const { page, hit } = await pageCache.get(key, context.cspNonce, () =>
       handleRequest(new Request(address, { method: "GET", headers: request.headers }), context),
@@ -362,25 +370,9 @@ const server = app.listen(env.PORT, env.HOST, () => {
   if (dev) broadcastDevReady(build);
 });
 
-// Payment housekeeping on a timer. Both jobs are safe on several servers at once (each order is claimed by a
-// conditional update) and after a crash (they only read the gateways' truth and settle from it).
-const jobs: NodeJS.Timeout[] = [];
-// The sandbox gateway delivers its queued webhooks (late, repeated, or left over from before a restart).
-const stopSandbox = payments.sandbox?.startWorker(1000);
-if (env.VBANK_EXPIRY_INTERVAL_S > 0) {
-  const every = env.VBANK_EXPIRY_INTERVAL_S * 1000;
-  const run = (name: string, job: () => Promise<Record<string, number>>) =>
-    job()
-      .then((result) => {
-        if (Object.values(result).some((n) => n > 0)) log({ level: "info", msg: name, ...result });
-      })
-      .catch((error) => log({ level: "error", msg: `${name} failed`, error: String(error) }));
-  jobs.push(setInterval(() => run("virtual accounts expired", () => expireVirtualAccounts(db, payments)), every));
-  jobs.push(setInterval(() => run("open orders reconciled", () => reconcileOpenOrders(db, payments)), every * 5));
-  void run("open orders reconciled", () => reconcileOpenOrders(db, payments));
-  for (const j of jobs) j.unref();
-}
-
+// The sandbox's webhook deliveries, the virtual-account expiry, the reconciliation of open orders and the pruning of
+// rate-limit counters, each run by one process at a time across workers and servers (leases in the database).
+const stopJobs = startScheduledJobs(db, { payments, vbankExpiryIntervalS: env.VBANK_EXPIRY_INTERVAL_S, log });
 // Expired download tokens, expired sessions and cart lines past 30 days (and attachments a crash left half-written)
 // are purged hourly, and once 5 s after start, by whichever process takes the job's lease first; the others skip.
 const stopHousekeeping = scheduleHousekeeping(db, { everyMs: 60 * 60_000, storage, log });
@@ -401,21 +393,12 @@ const stopMail =
 // The previews of items the console created from uploads (clips, posters, waveforms, font checks), made after
 // the response by one process at a time across servers (a lease); the console's item page shows their progress.
 const stopMediaJobs = scheduleMediaJobs(db, { storage, intervalMs: 2000, holder: processHolder(), log });
-// Rate-limit counters past their window (each process also sweeps every 500 hits).
-const pruneTimer = setInterval(
-  () => void pruneRateLimits(db).catch((error) => log({ level: "error", msg: "rate limits prune failed", error: String(error) })),
-  60 * 60_000,
-);
-pruneTimer.unref();
-
 const shutdown = (signal: string) => {
-  for (const j of jobs) clearInterval(j);
-  clearInterval(pruneTimer);
+  stopJobs();
   stopHousekeeping();
   stopMail();
   stopMediaJobs();
   mailTransport.close?.();
-  stopSandbox?.();
   log({ level: "info", msg: `${signal}: shutting down` });
   server.close(() => {
     db.destroy().finally(() => process.exit(0));

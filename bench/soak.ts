@@ -5,8 +5,10 @@
 // production runs; NODE_ENV=production) on its own
 // database under .cache/soak/seed-<SEED_SIZE>/ (seeded by the server's first start and kept for the next runs),
 // drives SOAK_CONNECTIONS closed-loop connections over a mix of pages and API calls for SOAK_SECONDS, samples the
-// server process's resident memory (VmRSS in /proc/<pid>/status) every SOAK_SAMPLE_SECONDS, and prints start,
-// peak, final and plateau RSS with requests/s, latency and error counts per kind of request.
+// resident memory (VmRSS in /proc/<pid>/status) of the cluster's primary and of each of its workers (the children
+// of the started process that run server.ts; WEB_CONCURRENCY as the server's default, one per core, unless
+// SOAK_SERVER_ENV sets it) every SOAK_SAMPLE_SECONDS, and prints start, peak, final and plateau RSS of each with
+// requests/s, latency and error counts per kind of request. With WEB_CONCURRENCY=1 the one process is the server.
 //
 //   SEED_SIZE=100000 SOAK_SECONDS=300 npm run bench:soak
 //
@@ -62,6 +64,28 @@ function memoryOf(pid: number): { rss: number; anon: number; file: number } | nu
   } catch {
     return null;
   }
+}
+
+/** The started process's children that run server.ts: the cluster's workers (not the seed child or esbuild). */
+function workersOf(pid: number): number[] {
+  const children: number[] = [];
+  try {
+    for (const task of fs.readdirSync(`/proc/${pid}/task`))
+      for (const word of fs.readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(/\s+/)) if (word) children.push(Number(word));
+  } catch {
+    return [];
+  }
+  return children.filter((child) => {
+    try {
+      // cluster.fork runs the primary's script by its absolute path.
+      return fs
+        .readFileSync(`/proc/${child}/cmdline`, "utf8")
+        .split("\0")
+        .some((arg) => arg === "server.ts" || arg.endsWith("/server.ts"));
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** CPU time the process has used, in seconds (user + system; /proc counts in ticks of 1/100 s on Linux). */
@@ -326,11 +350,21 @@ const tally = (kind: string) => {
   }
   return t;
 };
-const samples: { t: number; rss: number; anon: number; file: number }[] = [];
+type Memory = { rss: number; anon: number; file: number };
+/** Each sample: the started process (the primary, or the one server) and each worker by pid. */
+const samples: { t: number; processes: Record<string, Memory> }[] = [];
 const sample = (t0: number) => {
+  const processes: Record<string, Memory> = {};
   const m = memoryOf(pid);
-  if (m) samples.push({ t: Math.round((performance.now() - t0) / 100) / 10, ...m });
+  if (m) processes[workersOf(pid).length ? "primary" : "server"] = m;
+  for (const worker of workersOf(pid)) {
+    const w = memoryOf(worker);
+    if (w) processes[`worker ${worker}`] = w;
+  }
+  samples.push({ t: Math.round((performance.now() - t0) / 100) / 10, processes });
 };
+/** The CPU time of the started process and its workers. */
+const cpuOfAll = () => cpuOf(pid) + workersOf(pid).reduce((n, w) => n + cpuOf(w), 0);
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
 function send(ask: Ask): Promise<void> {
@@ -367,9 +401,8 @@ function send(ask: Ask): Promise<void> {
 // A few seconds' rest after start-up and sign-in, so that "start" is the idle server.
 await new Promise((r) => setTimeout(r, 5000));
 const t0 = performance.now();
-const cpu0 = cpuOf(pid);
+const cpu0 = cpuOfAll();
 sample(t0);
-const start = samples[0];
 const sampler = setInterval(() => sample(t0), sampleSeconds * 1000);
 const deadline = t0 + seconds * 1000;
 let lastReport = t0;
@@ -382,13 +415,14 @@ await Promise.all(
         lastReport = performance.now();
         const last = samples[samples.length - 1];
         const done = [...tallies.values()].reduce((n, x) => n + x.requests, 0);
-        console.error(`${Math.round((lastReport - t0) / 1000)} s: ${done} requests, RSS ${last?.rss} MiB`);
+        const rss = Object.entries(last?.processes ?? {}).map(([name, m]) => `${name} ${m.rss}`);
+        console.error(`${Math.round((lastReport - t0) / 1000)} s: ${done} requests, RSS (MiB) ${rss.join(", ")}`);
       }
     }
   }),
 );
 const elapsed = (performance.now() - t0) / 1000;
-const cpuSeconds = cpuOf(pid) - cpu0;
+const cpuSeconds = cpuOfAll() - cpu0;
 clearInterval(sampler);
 sample(t0);
 agent.destroy();
@@ -423,11 +457,27 @@ const total = all.reduce((n, t) => n + t.requests, 0);
 const errors = all.reduce((n, t) => n + t.errors, 0);
 const latencies = all.flatMap((t) => t.latencies).sort((a, b) => a - b);
 // The plateau: the mean of the samples of the soak's last quarter (its spread says whether it is flat).
-const tail = samples.filter((s) => s.t >= seconds * 0.75);
 const mean = (xs: number[]) => r1(xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length));
-const peak = samples.reduce((a, b) => (b.rss > a.rss ? b : a), start);
-const final = samples[samples.length - 1];
 const every = Math.max(1, Math.round(30 / sampleSeconds));
+const names = [...new Set(samples.flatMap((s) => Object.keys(s.processes)))];
+/** Start, peak, final and plateau of one process (a worker replaced during the soak shows only its own samples). */
+const rssOf = (name: string) => {
+  const own = samples.flatMap((s) => (s.processes[name] ? [{ t: s.t, ...s.processes[name] }] : []));
+  const tail = own.filter((s) => s.t >= seconds * 0.75);
+  const peak = own.reduce((a, b) => (b.rss > a.rss ? b : a), own[0]);
+  const final = own[own.length - 1];
+  return {
+    start: own[0].rss,
+    peak: peak.rss,
+    peakAt: peak.t,
+    final: final.rss,
+    plateau: mean(tail.map((s) => s.rss)),
+    plateauMin: Math.min(...tail.map((s) => s.rss)),
+    plateauMax: Math.max(...tail.map((s) => s.rss)),
+    finalAnon: final.anon,
+    finalFile: final.file,
+  };
+};
 const out = {
   date: new Date().toISOString(),
   node: process.version,
@@ -437,20 +487,16 @@ const out = {
   connections,
   serverArgs: [...serve.args.slice(0, -1), ...extraNodeArgs, ...serve.args.slice(-1)],
   serverEnv: { ...serve.env, ...extraEnv },
-  rssMiB: {
-    start: start.rss,
-    peak: peak.rss,
-    peakAt: peak.t,
-    final: final.rss,
-    plateau: mean(tail.map((s) => s.rss)),
-    plateauMin: Math.min(...tail.map((s) => s.rss)),
-    plateauMax: Math.max(...tail.map((s) => s.rss)),
-    finalAnon: final.anon,
-    finalFile: final.file,
+  // Per process: the primary and each worker (or the one server when WEB_CONCURRENCY=1).
+  rssMiB: Object.fromEntries(names.map((name) => [name, rssOf(name)])),
+  // The sum over every process at each sample's time: what the machine gives the store.
+  totalRssMiB: {
+    peak: r1(Math.max(...samples.map((s) => Object.values(s.processes).reduce((n, m) => n + m.rss, 0)))),
+    final: r1(Object.values(samples[samples.length - 1].processes).reduce((n, m) => n + m.rss, 0)),
   },
   requests: total,
   rps: Math.round(total / elapsed),
-  // The server's CPU per request: steadier than requests/s on a machine shared with other work.
+  // The server's CPU (primary and workers) per request: steadier than requests/s on a machine shared with other work.
   serverCpuSeconds: r1(cpuSeconds),
   serverCpuMsPerRequest: Math.round((cpuSeconds * 1000 * 100) / Math.max(1, total)) / 100,
   errors,
@@ -467,7 +513,9 @@ const out = {
   p95: r1(pct(latencies, 95)),
   p99: r1(pct(latencies, 99)),
   byKind,
-  timeline: samples.filter((_, i) => i % every === 0 || i === samples.length - 1).map((s) => [s.t, s.rss]),
+  timeline: samples
+    .filter((_, i) => i % every === 0 || i === samples.length - 1)
+    .map((s) => [s.t, Object.fromEntries(Object.entries(s.processes).map(([name, m]) => [name, m.rss]))]),
 };
 const json = JSON.stringify(out, null, 2);
 if (process.env.SOAK_JSON) fs.writeFileSync(process.env.SOAK_JSON, json);

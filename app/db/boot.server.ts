@@ -62,12 +62,14 @@ function seedInChild(log: (line: string) => void): Promise<void> {
 
 /**
  * Opens, migrates and (on first start) seeds the database named by the environment. `seedProcess: "child"` (the
- * server) seeds in a child process when the database is empty; tests seed in their own process.
+ * server) seeds in a child process when the database is empty; tests seed in their own process. `openOnly` (a
+ * cluster's worker: its primary has booted the database) only opens it and loads the search facets; `facets: false`
+ * (the primary, which serves nothing) leaves those out.
  */
 export async function bootDatabase(
   env: Env,
   log: (line: string) => void = console.log,
-  options: { seedProcess?: "child" | "self" } = {},
+  options: { seedProcess?: "child" | "self"; openOnly?: boolean; facets?: boolean } = {},
 ): Promise<DB> {
   ensureDataDir(env.DATA_DIR);
   let db: DB;
@@ -76,22 +78,28 @@ export async function bootDatabase(
   } catch (error) {
     throw new StartupError(error instanceof Error ? error.message : String(error), { cause: error });
   }
-  const migrated = await migrateToLatest(db).catch((error) => {
-    throw unreachable(env.DATABASE_URL, error) ?? error;
-  });
-  const applied = migrated.results?.filter((r) => r.status === "Success").map((r) => r.migrationName) ?? [];
-  if (applied.length) log(`migrations applied: ${applied.join(", ")}`);
-  const reindexed = await ensureSearchIndex(db);
-  if (reindexed) log(`search index built for ${reindexed} items`);
-  if (env.AUTO_SEED) {
-    const t0 = Date.now();
-    if (options.seedProcess === "child" && fs.existsSync(path.resolve("scripts/seed.ts")) && !(await isSeeded(db))) await seedInChild(log);
-    const result = await seedDatabase(db, { size: env.SEED_SIZE, dataDir: env.DATA_DIR, storage: createStorage(env), log });
-    if (!result.skipped) log(`demo catalog of ${result.contents} items written in ${Date.now() - t0} ms`);
+  if (!options.openOnly) {
+    const migrated = await migrateToLatest(db).catch((error) => {
+      throw unreachable(env.DATABASE_URL, error) ?? error;
+    });
+    const applied = migrated.results?.filter((r) => r.status === "Success").map((r) => r.migrationName) ?? [];
+    if (applied.length) log(`migrations applied: ${applied.join(", ")}`);
+    const reindexed = await ensureSearchIndex(db);
+    if (reindexed) log(`search index built for ${reindexed} items`);
+    if (env.AUTO_SEED) {
+      const t0 = Date.now();
+      if (options.seedProcess === "child" && fs.existsSync(path.resolve("scripts/seed.ts")) && !(await isSeeded(db)))
+        await seedInChild(log);
+      const result = await seedDatabase(db, { size: env.SEED_SIZE, dataDir: env.DATA_DIR, storage: createStorage(env), log });
+      if (!result.skipped) log(`demo catalog of ${result.contents} items written in ${Date.now() - t0} ms`);
+    }
   }
+  if (options.facets === false) return db;
   // The search's in-memory catalog columns, so the first search does not wait for them.
   const t0 = Date.now();
-  const facets = await currentFacets(db);
+  const facets = await currentFacets(db).catch((error) => {
+    throw unreachable(env.DATABASE_URL, error) ?? error;
+  });
   log(`search facets of ${facets.byPopular.length} items loaded in ${Date.now() - t0} ms`);
   return db;
 }

@@ -440,6 +440,12 @@ export interface SearchStateTable {
   version: number | string;
 }
 
+/** What the storefront publishes, as one number bumped by triggers (migration 0025). */
+export interface ContentVersionTable {
+  id: number;
+  version: number | string;
+}
+
 export interface SearchTermsTable {
   term: string;
   length: number;
@@ -583,6 +589,7 @@ export interface Database {
   order_requests: OrderRequestsTable;
   sign_in_handoffs: SignInHandoffsTable;
   search_state: SearchStateTable;
+  content_version: ContentVersionTable;
   search_terms: SearchTermsTable;
   withdrawals: WithdrawalsTable;
   rate_limits: RateLimitsTable;

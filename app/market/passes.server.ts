@@ -1,5 +1,6 @@
 import type { DB } from "../db/db.server";
 import type { Locale } from "../i18n/config";
+import { publishedCache } from "./content-version.server";
 import { currencyFor } from "./money";
 import { PASS_GROUPS, type PassGroup, passGroupOf } from "./pass-groups";
 
@@ -42,34 +43,28 @@ export interface SingleUsePrice {
   currency: "KRW" | "USD";
 }
 
-let singleUseCache: {
-  at: number;
-  db: DB;
-  rows: { contents_type: string; min_krw: number; max_krw: number; min_usd: number; max_usd: number }[];
-} | null = null;
-const SINGLE_USE_TTL_MS = 5 * 60_000;
+/** Single-use price ranges per content type (VAT excluded), from the paid catalog; read again when the catalog changes. */
+const singleUseRows = publishedCache((db) =>
+  db
+    .selectFrom("contents")
+    .select((eb) => [
+      "contents_type",
+      eb.fn.min<number>("price_krw").as("min_krw"),
+      eb.fn.max<number>("price_krw").as("max_krw"),
+      eb.fn.min<number>("price_usd").as("min_usd"),
+      eb.fn.max<number>("price_usd").as("max_usd"),
+    ])
+    .where("status", "=", "active")
+    .where("price_type", "=", "paid")
+    .groupBy("contents_type")
+    .execute(),
+);
 
-/** Single-use price ranges per content type (VAT excluded), from the paid catalog; recomputed every 5 minutes. */
-export async function singleUsePrices(db: DB, locale: Locale, now = Date.now()): Promise<SingleUsePrice[]> {
-  if (!singleUseCache || singleUseCache.db !== db || now - singleUseCache.at > SINGLE_USE_TTL_MS) {
-    const rows = await db
-      .selectFrom("contents")
-      .select((eb) => [
-        "contents_type",
-        eb.fn.min<number>("price_krw").as("min_krw"),
-        eb.fn.max<number>("price_krw").as("max_krw"),
-        eb.fn.min<number>("price_usd").as("min_usd"),
-        eb.fn.max<number>("price_usd").as("max_usd"),
-      ])
-      .where("status", "=", "active")
-      .where("price_type", "=", "paid")
-      .groupBy("contents_type")
-      .execute();
-    singleUseCache = { at: now, db, rows };
-  }
+export async function singleUsePrices(db: DB, locale: Locale): Promise<SingleUsePrice[]> {
+  const rows = await singleUseRows(db);
   const currency = currencyFor(locale);
   const order = ["video", "icon", "audio", "font", "package"];
-  return singleUseCache.rows
+  return rows
     .map((r) => ({
       type: r.contents_type as SingleUsePrice["type"],
       min: Number(currency === "KRW" ? r.min_krw : r.min_usd),

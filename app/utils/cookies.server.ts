@@ -16,17 +16,28 @@ export interface ShopCookies {
 
 let cached: { key: string; cookies: ShopCookies } | undefined;
 
-/** SESSION_SECRET, or a random secret generated once and kept in the data folder. */
+/**
+ * SESSION_SECRET, or a random secret generated once and kept in the data folder. The file appears whole or not at
+ * all (written aside, then linked into place, which fails if another process got there first), so processes that
+ * start together on one DATA_DIR all end up with the same secret.
+ */
 export function sessionSecret(env: Env): string {
   if (env.SESSION_SECRET) return env.SESSION_SECRET;
   const file = path.join(env.DATA_DIR, ".session-secret");
   try {
     return fs.readFileSync(file, "utf8").trim();
   } catch {
-    const secret = randomBytes(32).toString("base64url");
     fs.mkdirSync(env.DATA_DIR, { recursive: true });
-    fs.writeFileSync(file, secret, { mode: 0o600 });
-    return secret;
+    const aside = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
+    fs.writeFileSync(aside, randomBytes(32).toString("base64url"), { mode: 0o600 });
+    try {
+      fs.linkSync(aside, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    } finally {
+      fs.rmSync(aside, { force: true });
+    }
+    return fs.readFileSync(file, "utf8").trim();
   }
 }
 

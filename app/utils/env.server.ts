@@ -1,4 +1,5 @@
 import net from "node:net";
+import os from "node:os";
 import { z } from "zod";
 
 const isProxyEntry = (entry: string) => {
@@ -144,14 +145,31 @@ const schema = z.object({
   LOG_REQUESTS: flag(true),
   /** The page micro-cache's budget in MiB (bodies, headers and keys of the anonymous pages it keeps); 0 keeps none. */
   PAGE_CACHE_MB: z.coerce.number().min(0).max(4096).default(16),
-  /** Renders (loaders and the page's shell) running at once; the others wait in arrival order (docs/performance.md). */
-  RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(8),
+  /**
+   * Renders (loaders and the page's shell) running at once in each worker; the others wait in arrival order
+   * (docs/performance.md). Default: 8 per machine shared among the workers, at least 2 each (8 with one process,
+   * 4 with two workers).
+   */
+  RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(1024).optional(),
   /** Requests waiting for a render slot before the next is refused with 503. */
   RENDER_QUEUE_MAX: z.coerce.number().int().min(0).max(100_000).default(2000),
+  /**
+   * Worker processes serving requests (node:cluster, app/utils/cluster.server.ts); default one per core. 1 serves
+   * in the started process itself, with no primary.
+   */
+  WEB_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(256)
+    .default(() => os.availableParallelism()),
 });
 
 /** The parsed environment; PUBLIC_URL is always set (default http://localhost:PORT). */
-export type Env = Omit<z.infer<typeof schema>, "PUBLIC_URL"> & { PUBLIC_URL: string };
+export type Env = Omit<z.infer<typeof schema>, "PUBLIC_URL" | "RENDER_CONCURRENCY"> & { PUBLIC_URL: string; RENDER_CONCURRENCY: number };
+
+/** Renders at once per worker unless RENDER_CONCURRENCY says: 8 per machine shared among the workers, at least 2. */
+export const defaultRenderConcurrency = (workers: number) => Math.max(2, Math.ceil(8 / workers));
 
 /** Parses the environment; throws an Error that names every bad variable. */
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
@@ -161,8 +179,12 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid environment configuration:\n${lines.join("\n")}`);
   }
-  const { PUBLIC_URL, ...rest } = result.data;
-  const env: Env = { ...rest, PUBLIC_URL: PUBLIC_URL ?? `http://localhost:${rest.PORT}` };
+  const { PUBLIC_URL, RENDER_CONCURRENCY, ...rest } = result.data;
+  const env: Env = {
+    ...rest,
+    PUBLIC_URL: PUBLIC_URL ?? `http://localhost:${rest.PORT}`,
+    RENDER_CONCURRENCY: RENDER_CONCURRENCY ?? defaultRenderConcurrency(rest.WEB_CONCURRENCY),
+  };
   if (env.MAIL_TRANSPORT === "smtp" && !env.SMTP_URL) {
     throw new Error("Invalid environment configuration:\n  SMTP_URL: required when MAIL_TRANSPORT=smtp");
   }

@@ -1,4 +1,6 @@
+import os from "node:os";
 import { describe, expect, it } from "vitest";
+import { restartDelayMs } from "../../app/utils/cluster.server";
 import { parseEnv } from "../../app/utils/env.server";
 
 describe("configuration", () => {
@@ -50,5 +52,22 @@ describe("configuration", () => {
     expect(parseEnv({ TRUST_PROXY: "loopback, 10.0.0.0/8,::1" }).TRUST_PROXY).toEqual(["loopback", "10.0.0.0/8", "::1"]);
     expect(() => parseEnv({ TRUST_PROXY: "true" })).toThrow(/TRUST_PROXY/);
     expect(() => parseEnv({ TRUST_PROXY: "10.0.0.0/33" })).toThrow(/TRUST_PROXY/);
+  });
+
+  it("runs one worker per core unless WEB_CONCURRENCY says otherwise (1: no cluster)", () => {
+    expect(parseEnv({}).WEB_CONCURRENCY).toBe(os.availableParallelism());
+    expect(parseEnv({ WEB_CONCURRENCY: "1" }).WEB_CONCURRENCY).toBe(1);
+    expect(parseEnv({ WEB_CONCURRENCY: "8" }).WEB_CONCURRENCY).toBe(8);
+    expect(() => parseEnv({ WEB_CONCURRENCY: "0" })).toThrow(/WEB_CONCURRENCY/);
+    expect(() => parseEnv({ WEB_CONCURRENCY: "two" })).toThrow(/WEB_CONCURRENCY/);
+  });
+
+  it("shares 8 renders at once among the workers, at least 2 each, unless RENDER_CONCURRENCY says otherwise", () => {
+    expect(["1", "2", "3", "4", "16"].map((n) => parseEnv({ WEB_CONCURRENCY: n }).RENDER_CONCURRENCY)).toEqual([8, 4, 3, 2, 2]);
+    expect(parseEnv({ WEB_CONCURRENCY: "2", RENDER_CONCURRENCY: "8" }).RENDER_CONCURRENCY).toBe(8);
+  });
+
+  it("replaces a dead worker at once, then backs off while they keep dying (up to 30 s)", () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 10].map(restartDelayMs)).toEqual([0, 1000, 2000, 4000, 8000, 16_000, 30_000, 30_000]);
   });
 });

@@ -23,6 +23,7 @@ import * as m0021 from "./0021_publishing";
 import * as m0024 from "./0024_report_indexes";
 import * as m0025 from "./0025_search_postings_sqlite";
 import * as m0026 from "./0026_content_discontinued_at";
+import * as m0027 from "./0027_content_version";
 
 /** Every migration, in order. Imported statically so the server bundle carries them. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   "0024_report_indexes": m0024,
   "0025_search_postings_sqlite": m0025,
   "0026_content_discontinued_at": m0026,
+  "0027_content_version": m0027,
 };

@@ -42,10 +42,14 @@ export interface SandboxGateway extends PaymentGateway {
   notify(paymentId: string, type?: string): Promise<void>;
   /** Resolves when every webhook sent in the background so far has been delivered (or given up). */
   settled(): Promise<void>;
-  /** Delivers the notifications that are due (what the worker does every second). */
+  /** Whether a notification is due (a read: the scheduler takes the delivery lease only then). */
+  hasDue(): Promise<boolean>;
+  /**
+   * Delivers the notifications that are due: every second, by one process at a time across servers (the
+   * "sandbox-webhooks" lease, app/market/scheduled-jobs.server.ts). Each row is claimed besides, so two deliverers
+   * never send the same attempt.
+   */
   deliverDue(): Promise<number>;
-  /** Starts delivering due notifications on a timer (server start-up); answers a stop function. */
-  startWorker(intervalMs?: number): () => void;
 }
 
 /** The sandbox's webhook secret, derived from the store's session secret (whsec_ + base64 key). */
@@ -328,10 +332,16 @@ export function createSandboxGateway(options: {
       while (inFlight.size) await Promise.all([...inFlight].map((p) => p.catch(() => {})));
     },
     deliverDue,
-    startWorker(intervalMs = 1000) {
-      const timer = setInterval(() => void deliverDue().catch(() => {}), intervalMs);
-      timer.unref();
-      return () => clearInterval(timer);
+    async hasDue() {
+      const row = await db
+        .selectFrom("sandbox_webhooks")
+        .select("id")
+        .where("delivered_at", "is", null)
+        .where("next_at", "<=", now().toISOString())
+        .where("attempts", "<", MAX_ATTEMPTS)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
     },
 
     async act(paymentId, action) {

@@ -1,6 +1,7 @@
 import type { DB } from "../../db/db.server";
 import { type Storage, storageKey } from "../../integrations/storage/storage";
 import { ByteLru } from "../../utils/byte-lru";
+import { contentVersion } from "../content-version.server";
 import { MarketError } from "../errors";
 import { FONT_PREVIEW_MAX } from "../rules";
 import { isSfnt, subsetSfnt } from "./harfbuzz.server";
@@ -41,7 +42,8 @@ export async function fontSubset(db: DB, storage: Storage, code: string, text: s
   const item = await db.selectFrom("contents").select(["file_path", "contents_type"]).where("code", "=", code).executeTakeFirst();
   if (item?.contents_type !== "font" || !item.file_path) throw new MarketError("NOT_FOUND", 404, `No font with contents_code ${code}`);
   const glyphs = [...new Set([...chars, ..."0123456789 "])].sort().join("");
-  const key = `${code}\u0000${glyphs}`;
+  // The catalog's version is part of the key: a font replaced from the console (on any server) is cut afresh.
+  const key = `${await contentVersion(db)}\u0000${code}\u0000${glyphs}`;
   const held = cache.get(key);
   if (held) return held;
   let subset = making.get(key);
