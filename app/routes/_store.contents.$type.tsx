@@ -92,7 +92,7 @@ export default function ContentDetailPage() {
               className="preview-media icon-large"
             />
           ) : item.type === "audio" && item.preview ? (
-            <AudioPlayer src={item.preview} title={item.title} />
+            <AudioPlayer src={item.preview} title={item.title} waveform={item.thumb} peaks={item.peaks} />
           ) : item.type === "font" ? (
             <FontPreview code={item.code} initialText={fontText} family={item.fontFamily ?? "sans-serif"} />
           ) : item.thumb ? (

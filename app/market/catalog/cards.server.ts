@@ -2,6 +2,7 @@ import type { SelectQueryBuilder } from "kysely";
 import type { Database } from "../../db/schema";
 import type { Locale } from "../../i18n/config";
 import { type Currency, currencyFor } from "../money";
+import { peaksUrlOf } from "./waveform";
 
 /** What a list or grid shows of one item, in the visitor's language and currency. */
 export interface ContentCard {
@@ -12,6 +13,8 @@ export interface ContentCard {
   title: string;
   thumb: string | null;
   preview: string | null;
+  /** An audio item's waveform peaks (JSON beside its waveform picture), for the player; null for other items. */
+  peaks: string | null;
   priceType: "paid" | "free" | "benefit";
   price: number; // minor units, VAT excluded
   currency: Currency;
@@ -75,6 +78,7 @@ export function toCard(row: CardRow, locale: Locale): ContentCard {
     title: locale === "ko" ? row.title_ko : row.title_en,
     thumb: row.poster_path,
     preview: row.preview_path,
+    peaks: row.contents_type === "audio" ? peaksUrlOf(row.poster_path) : null,
     priceType: row.price_type as ContentCard["priceType"],
     price: currency === "KRW" ? row.price_krw : row.price_usd,
     currency,
