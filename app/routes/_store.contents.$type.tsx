@@ -8,6 +8,7 @@ import { VideoPreview } from "../components/previews/video-preview";
 import { PriceBox } from "../components/price-box";
 import { useTranslation } from "../i18n/react";
 import { contentDetail, isContentType, relatedContents } from "../market/catalog/detail.server";
+import { fullRows } from "../market/catalog/landing.server";
 import { FONT_SAMPLE } from "../market/catalog/fonts.server";
 import { cartOutcomeParam, detailQuery } from "../market/catalog/queries.server";
 import { withVat } from "../market/money";
@@ -58,7 +59,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const cartOutcome = cartOutcomeParam.parse(url.searchParams.get("cart"));
   return {
     item,
-    related: related?.list ?? [],
+    // Related items as whole rows of four, like the landings' rows.
+    related: fullRows(related?.list ?? []),
     seo,
     jsonLd,
     fontText,
@@ -183,7 +185,7 @@ export default function ContentDetailPage() {
       {related.length ? (
         <section className="section" aria-labelledby="related-h">
           <h2 id="related-h">{t("item.related")}</h2>
-          <CardGrid cards={related} locale={locale} label={t("item.related")} />
+          <CardGrid cards={related} locale={locale} label={t("item.related")} row />
         </section>
       ) : null}
     </article>
