@@ -349,7 +349,7 @@ const SCENE_DEFS: Record<SceneName, Scene> = {
     move(f, u) {
       for (const p of drifters(73, 70)) {
         const y = wrap(p.y + u * p.laps) * (H + 20) - 10;
-        const x = wrap(p.x - u * 0.5 * p.laps + 0.04 * Math.sin(p.sway + u * TAU * 2)) * W;
+        const x = wrap(p.x + 0.04 * Math.sin(p.sway + u * TAU * 2)) * W;
         f.disc(x, y, 2 + p.size * 2, hex("#ec4899"), 0.85, 1.5);
       }
     },
@@ -390,7 +390,7 @@ const SCENE_DEFS: Record<SceneName, Scene> = {
     move(f, u) {
       const pressed = Math.floor(u * 16);
       for (let r = 0; r < KEY_ROWS - 1; r++)
-        for (let c = 0; c < KEY_COLS; c++) if ((c * 7 + r * 3 + pressed * 5) % 17 === 0) key(f, r, c, hex("#a78bfa"));
+        for (let c = 0; c < KEY_COLS; c++) if ((c * 7 + r * 3 + pressed * 5) % 16 === 0) key(f, r, c, hex("#a78bfa"));
     },
   },
   particles: {
