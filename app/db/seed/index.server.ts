@@ -47,6 +47,8 @@ const TYPE_SHARE: readonly (readonly [ContentsType, number])[] = [
 export interface SeedOptions {
   size: number;
   dataDir: string;
+  /** Where encoded demo clips are kept for other data folders (MEDIA_CACHE_DIR; "off": nowhere). */
+  mediaCacheDir?: string;
   log?: (line: string) => void;
 }
 
@@ -60,7 +62,7 @@ export async function isSeeded(db: DB): Promise<boolean> {
 export async function seedDatabase(db: DB, options: SeedOptions): Promise<{ contents: number; skipped: boolean }> {
   // The media pool is checked on every start: a data folder that lost it (or an older version) gets it back.
   const log = options.log ?? (() => {});
-  const media = await writeMediaPool(options.dataDir, log);
+  const media = await writeMediaPool(options.dataDir, log, options.mediaCacheDir);
   if (await isSeeded(db)) return { contents: 0, skipped: true };
   const rnd = createRandom(20261122);
   const now = new Date().toISOString();

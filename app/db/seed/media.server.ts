@@ -253,11 +253,11 @@ function writeEventImages(media: string): void {
 
 /**
  * Where encoded clips are kept for other data folders on this machine (tests and the e2e server seed a fresh
- * folder each run): `MEDIA_CACHE_DIR`, else a folder in the system's temporary directory, named after a hash of
- * the scenes' drawing code, so a changed scene is encoded again. Null (no cache) when MEDIA_CACHE_DIR is "off".
+ * folder each run): a folder under `base` (MEDIA_CACHE_DIR, else the system's temporary directory) named after a
+ * hash of the scenes' drawing code and the encoder settings, so a changed scene is encoded again. Null (no cache)
+ * when `base` is "off".
  */
-function clipCacheDir(): string | null {
-  const base = process.env.MEDIA_CACHE_DIR ?? path.join(os.tmpdir(), "asset-market-media");
+function clipCacheDir(base = path.join(os.tmpdir(), "asset-market-media")): string | null {
   if (base === "off") return null;
   const key = createHash("sha256")
     .update(`${sceneCodeHash()}\n${CLIP_ARGS.join(" ")}`)
@@ -308,7 +308,11 @@ export function audioMedia(name: string) {
  * answer says whether the video clips exist (they need ffmpeg), so the seed points video previews at them, and
  * how long the pool took (0 when it was already there).
  */
-export async function writeMediaPool(dataDir: string, log: (line: string) => void = () => {}): Promise<{ clips: boolean; ms: number }> {
+export async function writeMediaPool(
+  dataDir: string,
+  log: (line: string) => void = () => {},
+  cacheDir?: string,
+): Promise<{ clips: boolean; ms: number }> {
   const media = path.join(dataDir, "media");
   const storage = path.join(dataDir, "storage");
   const marker = path.join(media, ".complete-v3");
@@ -359,7 +363,7 @@ export async function writeMediaPool(dataDir: string, log: (line: string) => voi
   }
   if (hasFfmpeg()) {
     fs.mkdirSync(path.join(media, "clips"), { recursive: true });
-    const cache = clipCacheDir();
+    const cache = clipCacheDir(cacheDir);
     // Two at a time: drawing the frames (here) and encoding them (ffmpeg) overlap.
     for (let i = 0; i < SCENES.length; i += 2) {
       await Promise.all(
