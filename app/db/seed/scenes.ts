@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import fs from "node:fs";
 import { createRandom } from "./random";
 
 /**
@@ -443,10 +444,18 @@ export function* sceneFrames(name: SceneName): Generator<Buffer> {
   for (let i = 0; i < count; i++) yield drawScene(name, i / SCENE_FPS, frame, still).px;
 }
 
-/** A hash of the code that draws the scenes (and of their size and timing): encoded clips are cached under it. */
+/**
+ * A hash of the code that draws the scenes (this file's source, the same whichever tool runs it): encoded clips
+ * are cached under it, so any change to a scene encodes the clips again.
+ */
 export function sceneCodeHash(): string {
-  const defs = Object.entries(SCENE_DEFS).map(([name, d]) => `${name}:${d.still}:${d.move}`);
-  const parts = [Frame.toString(), ridge.toString(), drifters.toString(), key.toString(), drawScene.toString(), ...defs];
-  parts.push(String([SCENE_WIDTH, SCENE_HEIGHT, SCENE_FPS, SCENE_SECONDS, POSTER_AT]));
-  return createHash("sha256").update(parts.join("\n")).digest("hex");
+  let source: string;
+  try {
+    source = fs.readFileSync(new URL(import.meta.url), "utf8");
+  } catch {
+    // Bundled somewhere without its source: the functions' own text still changes with the code.
+    const defs = Object.entries(SCENE_DEFS).map(([name, d]) => `${name}:${d.still}:${d.move}`);
+    source = [Frame.toString(), ridge.toString(), drifters.toString(), key.toString(), drawScene.toString(), ...defs].join("\n");
+  }
+  return createHash("sha256").update(source).digest("hex");
 }
