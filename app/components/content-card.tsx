@@ -4,6 +4,7 @@ import type { Locale } from "../i18n/config";
 import { useTranslation } from "../i18n/react";
 import type { ContentCard as Card } from "../market/catalog/cards.server";
 import { formatMoney, withVat } from "../market/money";
+import { subsetUrl } from "./previews/font-preview";
 
 export function detailHref(card: Pick<Card, "type" | "code">): string {
   return `/contents/${card.type}?code=${card.code}`;
@@ -49,13 +50,11 @@ export function ContentCard({ card, locale }: { card: Card; locale: Locale }) {
           ) : null}
           {card.thumb ? (
             <img src={card.thumb} alt="" loading="lazy" decoding="async" width={square ? 256 : 640} height={square ? 256 : 360} />
-          ) : card.type === "font" ? (
-            <span className="font-sample" aria-hidden="true">
-              Aa 가나
-            </span>
+          ) : card.type === "font" && card.fontFamily ? (
+            <FontSample code={card.code} family={card.fontFamily} />
           ) : (
-            <span className="audio-glyph" aria-hidden="true">
-              ♪
+            <span className={`thumb-glyph thumb-glyph-${card.type}`} aria-hidden="true">
+              {card.type === "audio" ? "♪" : card.type === "font" ? "Aa" : ""}
             </span>
           )}
           {card.durationMs ? <span className="duration">{formatDuration(card.durationMs)}</span> : null}
@@ -72,9 +71,27 @@ export function ContentCard({ card, locale }: { card: Card; locale: Locale }) {
   );
 }
 
-export function CardGrid({ cards, locale, label }: { cards: Card[]; locale: Locale; label: string }) {
+/** A font card's sample: the font's name set in the font itself (a WOFF2 subset of just those letters). */
+function FontSample({ code, family }: { code: string; family: string }) {
+  const face = `card-${code}`;
   return (
-    <ul className="card-grid" aria-label={label}>
+    <span className="font-sample" aria-hidden="true">
+      <style
+        // Raw text: React would escape the quotes, and a browser does not decode entities inside <style>.
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: the code is the catalog's and the text is URL-encoded
+        dangerouslySetInnerHTML={{
+          __html: `@font-face{font-family:"${face}";src:url("${subsetUrl(code, family)}") format("woff2");font-display:block}`,
+        }}
+      />
+      <span style={{ fontFamily: `"${face}", "${family}", sans-serif` }}>{family}</span>
+    </span>
+  );
+}
+
+/** A grid of cards; `row` lays out a landing's row (4 or 8 best sellers) in columns it fills at every width. */
+export function CardGrid({ cards, locale, label, row = false }: { cards: Card[]; locale: Locale; label: string; row?: boolean }) {
+  return (
+    <ul className={row ? "card-grid card-row" : "card-grid"} aria-label={label}>
       {cards.map((c) => (
         <ContentCard key={c.id} card={c} locale={locale} />
       ))}

@@ -49,7 +49,7 @@ export default function CategoryLandingPage() {
           <Link to={`/list/${landing.space}/all`}>{t("home.more")}</Link>
         </div>
         {landing.bestSellers.length ? (
-          <CardGrid cards={landing.bestSellers} locale={locale} label={t("category.bestSellers")} />
+          <CardGrid cards={landing.bestSellers} locale={locale} label={t("category.bestSellers")} row />
         ) : (
           <p>{t("category.empty")}</p>
         )}
@@ -83,7 +83,7 @@ export default function CategoryLandingPage() {
           <h2 id="cat-new">{t("category.newest")}</h2>
           <Link to={`/list/${landing.space}/all?sort=recent`}>{t("home.more")}</Link>
         </div>
-        <CardGrid cards={landing.newest} locale={locale} label={t("category.newest")} />
+        <CardGrid cards={landing.newest} locale={locale} label={t("category.newest")} row />
       </section>
     </>
   );

@@ -77,7 +77,7 @@ export default function Home() {
             </h2>
             <Link to={`/${space}`}>{t("home.more")}</Link>
           </div>
-          <CardGrid cards={items} locale={locale} label={`${t(`nav.${space}`)} ${t("home.bestSellers")}`} />
+          <CardGrid cards={items} locale={locale} label={`${t(`nav.${space}`)} ${t("home.bestSellers")}`} row />
         </section>
       ))}
       <section aria-labelledby="home-categories" className="section">

@@ -9,6 +9,7 @@ import { PriceBox } from "../components/price-box";
 import { useTranslation } from "../i18n/react";
 import { contentDetail, isContentType, relatedContents } from "../market/catalog/detail.server";
 import { FONT_SAMPLE } from "../market/catalog/fonts.server";
+import { fullRows } from "../market/catalog/landing.server";
 import { cartOutcomeParam, detailQuery } from "../market/catalog/queries.server";
 import { formatMoney, withVat } from "../market/money";
 import { cacheHeaders } from "../utils/cache";
@@ -58,7 +59,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const cartOutcome = cartOutcomeParam.parse(url.searchParams.get("cart"));
   return {
     item,
-    related: related?.list ?? [],
+    // Related items as whole rows of four, like the landings' rows.
+    related: fullRows(related?.list ?? []),
     seo,
     jsonLd,
     fontText,
@@ -92,7 +94,7 @@ export default function ContentDetailPage() {
               className="preview-media icon-large"
             />
           ) : item.type === "audio" && item.preview ? (
-            <AudioPlayer src={item.preview} title={item.title} />
+            <AudioPlayer src={item.preview} title={item.title} waveform={item.thumb} peaks={item.peaks} />
           ) : item.type === "font" ? (
             <FontPreview code={item.code} initialText={fontText} family={item.fontFamily ?? "sans-serif"} />
           ) : item.thumb ? (
@@ -188,7 +190,7 @@ export default function ContentDetailPage() {
       {related.length ? (
         <section className="section" aria-labelledby="related-h">
           <h2 id="related-h">{t("item.related")}</h2>
-          <CardGrid cards={related} locale={locale} label={t("item.related")} />
+          <CardGrid cards={related} locale={locale} label={t("item.related")} row />
         </section>
       ) : null}
     </article>

@@ -104,6 +104,8 @@ const schema = z.object({
   AUTO_SEED: flag(true),
   DATA_DIR: z.string().min(1).default("./data"),
   STORAGE_URL: storageUrl,
+  /** Where the demo's encoded video clips are kept for other data folders; unset: the system's temporary folder; "off": nowhere. */
+  MEDIA_CACHE_DIR: z.string().min(1).optional(),
   SESSION_SECRET: z.string().min(16).optional(),
   TRUST_CDN_COUNTRY: flag(true),
   GEO_API_URL: z

@@ -2,6 +2,9 @@ import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { EVENT_IMAGES, encodePng, eventImagePng } from "../../app/db/seed/event-images";
 import { synthBgm, synthSe } from "../../app/db/seed/media.server";
+import { drawScene, POSTER_AT, SCENE_SECONDS, SCENES } from "../../app/db/seed/scenes";
+import { SUBJECTS } from "../../app/db/seed/vocabulary";
+import { barsOf, PEAK_COUNT, peaksOf, peaksUrlOf, waveformSvg, wavSamples } from "../../app/market/catalog/waveform";
 
 /** Reads a PCM WAV header the way a decoder does. */
 function parseWav(buf: Buffer) {
@@ -93,4 +96,58 @@ describe("demo event pictures", () => {
     });
     expect(new Set(means.map((m) => m.join())).size).toBe(EVENT_IMAGES.length);
   }, 30_000);
+});
+
+describe("demo video scenes", () => {
+  it("draws a different picture for every scene, and each loop ends where it starts (a seamless clip)", () => {
+    const posters = SCENES.map((scene) => Buffer.from(drawScene(scene, POSTER_AT).px));
+    expect(new Set(posters.map((p) => p.toString("base64"))).size).toBe(SCENES.length);
+    for (const scene of SCENES) {
+      const first = drawScene(scene, 0).px;
+      const last = drawScene(scene, SCENE_SECONDS).px;
+      let off = 0;
+      for (let i = 0; i < first.length; i++) off += Math.abs(first[i] - last[i]) > 8 ? 1 : 0;
+      expect(off / first.length, scene).toBeLessThan(0.002);
+      // Something moves: a quarter into the loop differs from its start.
+      expect(Buffer.compare(Buffer.from(drawScene(scene, SCENE_SECONDS / 4).px), Buffer.from(first)), scene).not.toBe(0);
+    }
+  });
+
+  it("gives the seed's video subjects one scene each, in order", () => {
+    expect(SCENES.length).toBe(SUBJECTS.video.length);
+    expect(SCENES.slice(0, 3)).toEqual(["ocean-sunset", "city-night", "forest-light"]);
+    expect(SUBJECTS.video.slice(0, 3).map((s) => s[1])).toEqual(["Ocean sunset", "City lights at night", "Sunlight in the forest"]);
+  });
+});
+
+describe("waveforms from precomputed peaks", () => {
+  it("reads a WAV's samples back and takes their peaks per slice", () => {
+    const samples = wavSamples(synthSe(0));
+    expect(samples?.length).toBe(22050);
+    const peaks = peaksOf(samples ?? new Int16Array(0));
+    expect(peaks).toHaveLength(PEAK_COUNT);
+    expect(Math.max(...peaks)).toBeGreaterThan(0.2);
+    // The sweep's envelope (sin²) is quiet at both ends and loud in the middle.
+    expect(peaks[200]).toBeGreaterThan(peaks[2] * 4);
+    expect(wavSamples(Buffer.from("not a wav file at all, not even close to one"))).toBeNull();
+  });
+
+  it("draws the peaks as 64 bars scaled to the loudest, with the quiet ones still visible", () => {
+    const peaks = Array.from({ length: 400 }, (_, i) => (i < 200 ? 0.1 : 0.5));
+    expect(barsOf(peaks, 4)).toEqual([0.2, 0.2, 1, 1]);
+    const svg = waveformSvg(peaks);
+    expect(svg.startsWith("<svg")).toBe(true);
+    const heights = [...svg.matchAll(/<rect x="[\d.]+" y="[\d.]+" width="[\d.]+" height="([\d.]+)"/g)].map((m) => Number(m[1]));
+    expect(heights).toHaveLength(64);
+    expect(Math.max(...heights)).toBeCloseTo(360 * 0.62, 0);
+    expect(Math.min(...heights)).toBeCloseTo(360 * 0.62 * 0.2, 0);
+    expect(waveformSvg(peaks, "effect")).toContain("#0f766e");
+  });
+
+  it("finds the peaks beside a waveform picture, for seeded and uploaded items alike", () => {
+    expect(peaksUrlOf("/media/audio/bgm-1.waveform.svg")).toBe("/media/audio/bgm-1.peaks.json");
+    expect(peaksUrlOf("/media/uploads/AU0000301/waveform.svg")).toBe("/media/uploads/AU0000301/peaks.json");
+    expect(peaksUrlOf("/media/scenes/clouds.png")).toBeNull();
+    expect(peaksUrlOf(null)).toBeNull();
+  });
 });

@@ -4,11 +4,22 @@ import { useTranslation } from "../../i18n/react";
 import { formatDuration } from "../content-card";
 
 /**
- * The audio preview. The server renders a native <audio controls> that works without scripts; in the
- * browser wavesurfer.js (loaded only on pages that show this player) draws the waveform over the same
- * element and adds play/pause and a keyboard-friendly seek slider.
+ * The audio preview. The server renders a native <audio controls> that works without scripts and the item's
+ * waveform picture (drawn from its precomputed peaks); in the browser wavesurfer.js (loaded only on pages that
+ * show this player) draws the same peaks (peaks.json, no decoding of the file) over the same element and adds
+ * play/pause, progress and a keyboard-friendly seek slider.
  */
-export function AudioPlayer({ src, title }: { src: string; title: string }) {
+export function AudioPlayer({
+  src,
+  title,
+  waveform,
+  peaks,
+}: {
+  src: string;
+  title: string;
+  waveform?: string | null;
+  peaks?: string | null;
+}) {
   const { t } = useTranslation();
   const audioRef = useRef<HTMLAudioElement>(null);
   const waveRef = useRef<HTMLDivElement>(null);
@@ -20,9 +31,19 @@ export function AudioPlayer({ src, title }: { src: string; title: string }) {
 
   useEffect(() => {
     let cancelled = false;
-    import("wavesurfer.js").then(({ default: WaveSurferLib }) => {
+    // Precomputed peaks when the item has them; without them (or if they fail to load) wavesurfer decodes the file.
+    const precomputed = peaks
+      ? fetch(peaks)
+          .then((r) => (r.ok ? r.json() : null))
+          .then((d: { peaks?: number[]; length?: number; sampleRate?: number } | null) =>
+            d?.peaks?.length && d.length && d.sampleRate ? { peaks: [d.peaks], duration: d.length / d.sampleRate } : {},
+          )
+          .catch(() => ({}))
+      : Promise.resolve({});
+    Promise.all([import("wavesurfer.js"), precomputed]).then(([{ default: WaveSurferLib }, known]) => {
       if (cancelled || !waveRef.current || !audioRef.current) return;
       const ws = WaveSurferLib.create({
+        ...known,
         container: waveRef.current,
         media: audioRef.current,
         url: src,
@@ -51,7 +72,7 @@ export function AudioPlayer({ src, title }: { src: string; title: string }) {
       surfer.current = null;
       setReady(false);
     };
-  }, [src]);
+  }, [src, peaks]);
 
   return (
     <div className="audio-player" data-ready={ready ? "true" : "false"}>
@@ -63,7 +84,13 @@ export function AudioPlayer({ src, title }: { src: string; title: string }) {
             {playing ? t("item.pause") : t("item.play")}
           </button>
         ) : null}
-        <div ref={waveRef} className="waveform" aria-hidden="true" />
+        <div className="waveform-box">
+          {/* The waveform picture until the player draws its own (and without scripts). */}
+          {waveform && !ready ? (
+            <img className="waveform-still" src={waveform} alt={t("item.waveformOf", { title })} width={640} height={360} />
+          ) : null}
+          <div ref={waveRef} className="waveform" aria-hidden="true" data-testid="waveform" />
+        </div>
       </div>
       {ready ? (
         <div className="audio-row">

@@ -4,7 +4,8 @@ import { useTranslation } from "../../i18n/react";
 
 export const FONT_PREVIEW_MAX = 100;
 
-const subsetUrl = (code: string, text: string) =>
+/** The WOFF2 subset of a font item holding the glyphs of `text` (the store cuts it on request). */
+export const subsetUrl = (code: string, text: string) =>
   `/api/v1/font/subset?contents_code=${encodeURIComponent(code)}&text=${encodeURIComponent(text)}`;
 
 /**

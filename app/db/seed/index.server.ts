@@ -6,19 +6,10 @@ import type { DB } from "../db.server";
 import type { ContentsType, NewContent, PriceType } from "../schema";
 import { COMPANY, FAQ, NOTICE_TITLES, POLICIES } from "./documents";
 import { EVENT_IMAGES } from "./event-images";
-import {
-  BANNER_COUNT,
-  BGM_COUNT,
-  CLIP_COUNT,
-  FONTS,
-  ICON_COUNT,
-  POSTER_COUNT,
-  publishMediaPool,
-  SE_COUNT,
-  writeMediaPool,
-} from "./media.server";
+import { audioMedia, BANNER_COUNT, BGM_COUNT, FONTS, ICON_COUNT, POSTER_COUNT, publishMediaPool, SE_COUNT, sceneMedia, writeMediaPool } from "./media.server";
 import { createRandom, type Random } from "./random";
 import { seedBusinessRequests } from "./requests";
+import { SCENES } from "./scenes";
 import { CATEGORIES, GENRES, MOODS, SOUND_EFFECTS, SUBJECTS, THEMES } from "./vocabulary";
 
 /** Demo accounts and licences, listed in the README. */
@@ -59,6 +50,8 @@ export interface SeedOptions {
   dataDir: string;
   /** The store's storage when it is not the local disk under dataDir (STORAGE_URL): the pool is copied into it. */
   storage?: Storage;
+  /** Where encoded demo clips are kept for other data folders (MEDIA_CACHE_DIR; "off": nowhere). */
+  mediaCacheDir?: string;
   log?: (line: string) => void;
 }
 
@@ -71,13 +64,13 @@ export async function isSeeded(db: DB): Promise<boolean> {
 /** Fills an empty, migrated database with the deterministic demo catalog. Does nothing if already seeded. */
 export async function seedDatabase(db: DB, options: SeedOptions): Promise<{ contents: number; skipped: boolean }> {
   // The media pool is checked on every start: a data folder that lost it (or an older version) gets it back.
-  const media = await writeMediaPool(options.dataDir);
+  const log = options.log ?? (() => {});
+  const media = await writeMediaPool(options.dataDir, log, options.mediaCacheDir);
   if (options.storage && options.storage.kind !== "local") {
     const sent = await publishMediaPool(options.dataDir, options.storage);
-    if (sent) options.log?.(`media pool of ${sent} files copied to the object store`);
+    if (sent) log(`media pool of ${sent} files copied to the object store`);
   }
   if (await isSeeded(db)) return { contents: 0, skipped: true };
-  const log = options.log ?? (() => {});
   const rnd = createRandom(20261122);
   const now = new Date().toISOString();
   let contents = 0;
@@ -243,9 +236,11 @@ function makeContent(rnd: Random, tax: TaxonomyIds, type: ContentsType, n: numbe
   const mood = rnd.pick(MOODS);
   switch (type) {
     case "video": {
-      const [ko, en, tko, ten] = SUBJECTS.video[(n - 1) % SUBJECTS.video.length];
+      const subject = (n - 1) % SUBJECTS.video.length;
+      const [ko, en, tko, ten] = SUBJECTS.video[subject];
       const uhd = rnd.chance(0.3);
-      const poster = rnd.int(0, POSTER_COUNT - 1);
+      rnd.int(0, POSTER_COUNT - 1); // was the poster's number: drawn still, so the rest of the catalog stays the same
+
       return {
         ...base,
         title_ko: `${ko} ${n}`,
@@ -258,9 +253,8 @@ function makeContent(rnd: Random, tax: TaxonomyIds, type: ContentsType, n: numbe
         duration_ms: rnd.int(5, 60) * 1000,
         width: uhd ? 3840 : 1920,
         height: uhd ? 2160 : 1080,
-        poster_path: `/media/posters/poster-${poster}.svg`,
-        preview_path: clips ? `/media/clips/clip-${poster % CLIP_COUNT}.mp4` : null,
-        file_path: clips ? `videos/clip-${poster % CLIP_COUNT}.mp4` : `videos/poster-${poster}.svg`,
+        // The subject's own scene (ocean sunset, city at night...): its poster and, with ffmpeg, its clip.
+        ...sceneMedia(SCENES[subject % SCENES.length], clips),
         file_size: rnd.int(20, 400) * 1_000_000,
       };
     }
@@ -301,8 +295,7 @@ function makeContent(rnd: Random, tax: TaxonomyIds, type: ContentsType, n: numbe
           tags_ko: `${tko},효과음`,
           tags_en: `${ten},sound effect`,
           duration_ms: rnd.int(5, 40) * 100,
-          preview_path: `/media/audio/se-${k % SE_COUNT}.wav`,
-          file_path: `audio/se-${k % SE_COUNT}.wav`,
+          ...audioMedia(`se-${k % SE_COUNT}`),
           file_size: rnd.int(50, 900) * 1000,
         };
       }
@@ -324,8 +317,7 @@ function makeContent(rnd: Random, tax: TaxonomyIds, type: ContentsType, n: numbe
         mood_id: tax.mood[MOODS.indexOf(mood)],
         duration_ms: rnd.int(30, 240) * 1000,
         bpm,
-        preview_path: `/media/audio/bgm-${track}.wav`,
-        file_path: `audio/bgm-${track}.wav`,
+        ...audioMedia(`bgm-${track}`),
         file_size: rnd.int(2, 9) * 1_000_000,
       };
     }
@@ -408,14 +400,34 @@ async function seedMarketing(db: DB) {
     benefit: ["무료와 혜택 콘텐츠", "Free and benefit content", "정품 사용자를 위한 콘텐츠", "Content for licensed users"],
     font: ["자막을 살리는 글꼴", "Fonts for captions", "한글과 영문 글꼴", "Korean and Latin typefaces"],
   };
+  // The second banner of a page says something else: two banners side by side never repeat one headline.
+  const second: Record<(typeof pages)[number], [string, string, string, string]> = {
+    home: [
+      "패스로 더 많이 내려받기",
+      "Download more with a pass",
+      "기간 동안 정해진 수만큼 자유롭게",
+      "A set number of downloads for the period",
+    ],
+    video: ["하늘, 바다, 도시의 밤", "Skies, seas and city nights", "편집에 바로 쓰는 풍경 클립", "Scenery clips ready to cut in"],
+    icon: [
+      "선과 면, 두 가지 스타일",
+      "Two styles: line and filled",
+      "자막과 썸네일에 어울리는 256px",
+      "256 px for captions and thumbnails",
+    ],
+    audio: ["장면에 힘을 주는 효과음", "Sound effects that land the moment", "전환, 알림, 휘익 소리", "Transitions, chimes and whooshes"],
+    package: ["영상·아이콘·음악을 한 번에", "Video, icons and music at once", "묶음으로 더 알뜰하게", "Save with bundles"],
+    benefit: ["정품 사용자 혜택", "Perks for licensed users", "구매 회원에게 무료인 콘텐츠", "Free for members who have bought"],
+    font: ["손글씨부터 제목체까지", "From handwriting to headlines", "영상 자막에 어울리는 글꼴", "Typefaces that suit captions"],
+  };
   const banners = pages.flatMap((page, p) =>
     [0, 1].map((k) => ({
       page,
       kind: k === 0 ? "keyvisual" : "banner",
-      title_ko: titles[page][0],
-      title_en: titles[page][1],
-      subtitle_ko: titles[page][2],
-      subtitle_en: titles[page][3],
+      title_ko: (k === 0 ? titles : second)[page][0],
+      title_en: (k === 0 ? titles : second)[page][1],
+      subtitle_ko: (k === 0 ? titles : second)[page][2],
+      subtitle_en: (k === 0 ? titles : second)[page][3],
       image_path: `/media/banners/banner-${(p * 2 + k) % BANNER_COUNT}.svg`,
       link: page === "home" ? "/price" : `/${page}`,
       sort: k,

@@ -1,14 +1,19 @@
-import { execFile, spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
+import os from "node:os";
 import path from "node:path";
 import type { Storage } from "../../integrations/storage/storage";
-import { EVENT_IMAGES, eventImagePng } from "./event-images";
+import { peaksOf, waveformSvg, wavSamples } from "../../market/catalog/waveform";
+import { EVENT_IMAGES, encodePng, eventImagePng } from "./event-images";
 import { createRandom } from "./random";
+import { drawScene, POSTER_AT, SCENE_FPS, SCENE_HEIGHT, SCENE_WIDTH, SCENES, type SceneName, sceneCodeHash, sceneFrames } from "./scenes";
 
 /**
- * Writes the demo catalog's media: SVG icons, video posters and banners, PNG event pictures, synthesized WAV
- * audio, and real OFL fonts copied from npm packages. Previews go to `<dataDir>/media` (public, served at
+ * Writes the demo catalog's media: SVG icons, banners and package covers, a drawn scene per video subject (a PNG
+ * poster, and with ffmpeg a 4-second looping MP4 clip), PNG event pictures, synthesized WAV audio with its waveform
+ * (peaks.json and the SVG picture cards show), and real OFL fonts copied from npm packages. Previews go to `<dataDir>/media` (public, served at
  * /media); originals go to `<dataDir>/storage` (private, leave only through signed download links).
  */
 export const ICON_COUNT = 24;
@@ -16,21 +21,42 @@ export const POSTER_COUNT = 16;
 export const BANNER_COUNT = 8;
 export const BGM_COUNT = 6;
 export const SE_COUNT = 6;
-export const CLIP_COUNT = 8;
 
 /** True when ffmpeg can be run: the demo video items then get short playable clips besides posters. */
 export function hasFfmpeg(): boolean {
   return spawnSync("ffmpeg", ["-version"], { stdio: "ignore" }).status === 0;
 }
 
-/** A 4-second 640x360 H.264 clip of a moving gradient in the poster's palette. */
-function renderClip(i: number, file: string): Promise<void> {
-  const [dark, light] = PALETTES[i % PALETTES.length].map((c) => c.replace("#", "0x"));
-  const source = `gradients=s=640x360:c0=${dark}:c1=${light}:c2=0xfff7ed:n=3:speed=0.03:d=4:r=24:seed=${i + 1}`;
-  const filter = `drawbox=y=ih*0.72:w=iw:h=ih*0.28:color=${dark}@0.6:t=fill,format=yuv420p`;
-  const args = ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", source, "-vf", filter];
-  args.push("-c:v", "libx264", "-preset", "veryfast", "-crf", "30", "-an", "-movflags", "+faststart", file);
-  return new Promise((resolve, reject) => execFile("ffmpeg", args, (err) => (err ? reject(err) : resolve())));
+const CLIP_ARGS = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "28", "-an", "-movflags", "+faststart"];
+
+/** A scene's loop as a 640x360 H.264 MP4 without sound (faststart, so a browser plays it as it arrives). */
+function renderClip(scene: SceneName, file: string): Promise<void> {
+  const args = ["-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24"];
+  args.push("-s", `${SCENE_WIDTH}x${SCENE_HEIGHT}`, "-r", String(SCENE_FPS), "-i", "pipe:0", "-vf", "format=yuv420p");
+  args.push(...CLIP_ARGS, `${file}.part.mp4`);
+  return new Promise((resolve, reject) => {
+    const child = spawn("ffmpeg", args, { stdio: ["pipe", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-2000);
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code !== 0) return reject(new Error(`ffmpeg: ${stderr.trim() || `exit ${code}`}`));
+      fs.renameSync(`${file}.part.mp4`, file);
+      resolve();
+    });
+    // Frames are written as ffmpeg takes them (backpressure), so at most a few are held in memory.
+    const frames = sceneFrames(scene);
+    const pump = () => {
+      for (let next = frames.next(); !next.done; next = frames.next()) {
+        if (!child.stdin.write(Buffer.from(next.value))) return void child.stdin.once("drain", pump);
+      }
+      child.stdin.end();
+    };
+    child.stdin.on("error", () => {});
+    pump();
+  });
 }
 
 export const FONTS = [
@@ -227,23 +253,80 @@ function writeEventImages(media: string): void {
 }
 
 /**
- * Creates the media pool once. Paths are conventional; the answer says whether video clips exist
- * (they need ffmpeg), so the seed can point video previews at them.
+ * Where encoded clips are kept for other data folders on this machine (tests and the e2e server seed a fresh
+ * folder each run): a folder under `base` (MEDIA_CACHE_DIR, else the system's temporary directory) named after a
+ * hash of the scenes' drawing code and the encoder settings, so a changed scene is encoded again. Null (no cache)
+ * when `base` is "off".
  */
-export async function writeMediaPool(dataDir: string): Promise<{ clips: boolean }> {
+function clipCacheDir(base = path.join(os.tmpdir(), "asset-market-media")): string | null {
+  if (base === "off") return null;
+  const key = createHash("sha256")
+    .update(`${sceneCodeHash()}\n${CLIP_ARGS.join(" ")}`)
+    .digest("hex");
+  return path.join(base, `clips-${key.slice(0, 16)}`);
+}
+
+function keepInCache(file: string, cached: string): void {
+  try {
+    fs.mkdirSync(path.dirname(cached), { recursive: true });
+    // Copied under a temporary name and renamed: a process reading the cache never sees half a clip.
+    const part = `${cached}.${process.pid}.part`;
+    fs.copyFileSync(file, part);
+    fs.renameSync(part, cached);
+  } catch {
+    // A cache that cannot be written only costs the next seed the encoding.
+  }
+}
+
+/** The demo audio files: background music and sound effects, synthesized. */
+export const AUDIO_FILES = [
+  ...Array.from({ length: BGM_COUNT }, (_, i) => ({ name: `bgm-${i}`, accent: "music" as const, make: () => synthBgm(i, 70 + i * 12) })),
+  ...Array.from({ length: SE_COUNT }, (_, i) => ({ name: `se-${i}`, accent: "effect" as const, make: () => synthSe(i) })),
+];
+
+/** A scene's poster: its frame at POSTER_AT seconds, as PNG (drawn in JavaScript, so it needs no ffmpeg). */
+export function scenePosterPng(scene: SceneName): Buffer {
+  const frame = drawScene(scene, POSTER_AT);
+  return encodePng(frame.width, frame.height, frame.px);
+}
+
+/** The addresses the seed gives a video item of `scene`: its poster, and its clip when clips were made. */
+export function sceneMedia(scene: SceneName, clips: boolean) {
+  return {
+    poster_path: `/media/scenes/${scene}.png`,
+    preview_path: clips ? `/media/clips/${scene}.mp4` : null,
+    file_path: clips ? `videos/${scene}.mp4` : `videos/${scene}.png`,
+  };
+}
+
+/** The addresses of a demo audio file: the WAV preview, its waveform picture (the card's poster) and its peaks. */
+export function audioMedia(name: string) {
+  return { preview_path: `/media/audio/${name}.wav`, poster_path: `/media/audio/${name}.waveform.svg`, file_path: `audio/${name}.wav` };
+}
+
+/**
+ * Creates the media pool once per data folder (a marker file says it is complete). Paths are conventional; the
+ * answer says whether the video clips exist (they need ffmpeg), so the seed points video previews at them, and
+ * how long the pool took (0 when it was already there).
+ */
+export async function writeMediaPool(
+  dataDir: string,
+  log: (line: string) => void = () => {},
+  cacheDir?: string,
+): Promise<{ clips: boolean; ms: number }> {
   const media = path.join(dataDir, "media");
   const storage = path.join(dataDir, "storage");
-  const marker = path.join(media, ".complete-v2");
-  const clipsExist = () => fs.existsSync(path.join(media, "clips", `clip-${CLIP_COUNT - 1}.mp4`));
+  const marker = path.join(media, ".complete-v3");
+  const clipsExist = () => SCENES.every((scene) => fs.existsSync(path.join(media, "clips", `${scene}.mp4`)));
   writeEventImages(media);
-  if (fs.existsSync(marker)) return { clips: clipsExist() };
+  if (fs.existsSync(marker)) return { clips: clipsExist(), ms: 0 };
+  const t0 = Date.now();
   for (let i = 0; i < ICON_COUNT; i++) {
     write(path.join(media, "icons", `icon-${i}.svg`), iconSvg(i));
     write(path.join(storage, "icons", `icon-${i}.svg`), iconSvg(i));
   }
   for (let i = 0; i < POSTER_COUNT; i++) {
     write(path.join(media, "posters", `poster-${i}.svg`), posterSvg(i, 640, 360));
-    write(path.join(storage, "videos", `poster-${i}.svg`), posterSvg(i, 1920, 1080));
   }
   for (let i = 0; i < BANNER_COUNT; i++) {
     write(path.join(media, "banners", `banner-${i}.svg`), posterSvg(100 + i, 1200, 360));
@@ -255,15 +338,17 @@ export async function writeMediaPool(dataDir: string): Promise<{ clips: boolean 
       '<rect x="300" y="180" width="600" height="120" rx="24" fill="#111827" opacity="0.85"/></svg>',
     ),
   );
-  for (let i = 0; i < BGM_COUNT; i++) {
-    const bgm = synthBgm(i, 70 + i * 12);
-    write(path.join(media, "audio", `bgm-${i}.wav`), bgm);
-    write(path.join(storage, "audio", `bgm-${i}.wav`), bgm);
-  }
-  for (let i = 0; i < SE_COUNT; i++) {
-    const se = synthSe(i);
-    write(path.join(media, "audio", `se-${i}.wav`), se);
-    write(path.join(storage, "audio", `se-${i}.wav`), se);
+  for (const audio of AUDIO_FILES) {
+    const wav = audio.make();
+    const samples = wavSamples(wav) ?? new Int16Array(0);
+    const peaks = peaksOf(samples);
+    write(path.join(media, "audio", `${audio.name}.wav`), wav);
+    write(path.join(storage, "audio", `${audio.name}.wav`), wav);
+    write(
+      path.join(media, "audio", `${audio.name}.peaks.json`),
+      JSON.stringify({ version: 1, sampleRate: RATE, length: samples.length, peaks }),
+    );
+    write(path.join(media, "audio", `${audio.name}.waveform.svg`), waveformSvg(peaks, audio.accent));
   }
   const require = createRequire(import.meta.url);
   FONTS.forEach((font, i) => {
@@ -272,25 +357,40 @@ export async function writeMediaPool(dataDir: string): Promise<{ clips: boolean 
     fs.mkdirSync(path.join(storage, "fonts"), { recursive: true });
     fs.copyFileSync(src, path.join(storage, "fonts", `font-${i}.ttf`));
   });
+  for (const scene of SCENES) {
+    const poster = scenePosterPng(scene);
+    write(path.join(media, "scenes", `${scene}.png`), poster);
+    write(path.join(storage, "videos", `${scene}.png`), poster);
+  }
   if (hasFfmpeg()) {
     fs.mkdirSync(path.join(media, "clips"), { recursive: true });
-    fs.mkdirSync(path.join(storage, "videos"), { recursive: true });
-    for (let i = 0; i < CLIP_COUNT; i += 2) {
+    const cache = clipCacheDir(cacheDir);
+    // Two at a time: drawing the frames (here) and encoding them (ffmpeg) overlap.
+    for (let i = 0; i < SCENES.length; i += 2) {
       await Promise.all(
-        [i, i + 1].map(async (k) => {
-          const file = path.join(media, "clips", `clip-${k}.mp4`);
-          await renderClip(k, file);
-          fs.copyFileSync(file, path.join(storage, "videos", `clip-${k}.mp4`));
+        SCENES.slice(i, i + 2).map(async (scene) => {
+          const file = path.join(media, "clips", `${scene}.mp4`);
+          const cached = cache ? path.join(cache, `${scene}.mp4`) : null;
+          if (cached && fs.existsSync(cached)) fs.copyFileSync(cached, file);
+          else {
+            await renderClip(scene, file);
+            if (cached) keepInCache(file, cached);
+          }
+          fs.copyFileSync(file, path.join(storage, "videos", `${scene}.mp4`));
         }),
       );
     }
+  } else {
+    log("ffmpeg not found: video items get drawn posters but no preview clips (scripts/ensure-system.sh installs ffmpeg)");
   }
   write(marker, new Date().toISOString());
-  return { clips: clipsExist() };
+  const ms = Date.now() - t0;
+  log(`demo media written in ${ms} ms${clipsExist() ? ` (${SCENES.length} video clips)` : ""}`);
+  return { clips: clipsExist(), ms };
 }
 
 /** The pool's folders below DATA_DIR: the public previews and the private originals the demo catalog names. */
-const POOL_FOLDERS = ["media/icons", "media/posters", "media/banners", "media/notice", "media/audio", "media/clips", "media/events"].concat(
+const POOL_FOLDERS = ["media/icons", "media/posters", "media/banners", "media/notice", "media/audio", "media/clips", "media/scenes", "media/events"].concat(
   ["storage/icons", "storage/videos", "storage/audio", "storage/fonts"],
 );
 
@@ -300,7 +400,7 @@ const POOL_FOLDERS = ["media/icons", "media/posters", "media/banners", "media/no
  * twice, harmlessly). Answers how many files went up.
  */
 export async function publishMediaPool(dataDir: string, storage: Storage): Promise<number> {
-  const marker = "media/.complete-v2";
+  const marker = "media/.complete-v3";
   if (await storage.stat(marker)) return 0;
   let sent = 0;
   for (const folder of POOL_FOLDERS) {

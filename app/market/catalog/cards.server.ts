@@ -3,6 +3,7 @@ import type { Database } from "../../db/schema";
 import type { Locale } from "../../i18n/config";
 import { type Currency, currencyFor } from "../money";
 import { type PackageMembers, packagePrice } from "../orders/pricing";
+import { peaksUrlOf } from "./waveform";
 
 /** What a list or grid shows of one item, in the visitor's language and currency. */
 export interface ContentCard {
@@ -13,6 +14,8 @@ export interface ContentCard {
   title: string;
   thumb: string | null;
   preview: string | null;
+  /** An audio item's waveform peaks (JSON beside its waveform picture), for the player; null for other items. */
+  peaks: string | null;
   priceType: "paid" | "free" | "benefit";
   /** What it sells for, minor units, VAT excluded: a package with discontinued members by what remains (packagePrice). */
   price: number;
@@ -149,6 +152,7 @@ export function toCard(row: CardRow, locale: Locale): ContentCard {
     title: locale === "ko" ? row.title_ko : row.title_en,
     thumb: row.poster_path,
     preview: row.preview_path,
+    peaks: row.contents_type === "audio" ? peaksUrlOf(row.poster_path) : null,
     priceType: row.price_type as ContentCard["priceType"],
     price: unit ?? listPrice,
     listPrice,

@@ -117,6 +117,14 @@ export const listBestSellers = (db: DB, space: Space, locale: Locale, limit = 8)
 /** Newest items of a space. */
 export const listNewest = (db: DB, space: Space, locale: Locale, limit = 8) => topOfSpace(db, space, "released_at", locale, limit);
 
+/** The columns of a landing's card row (4, 2 on phones): a row shows whole rows of cards, never a lone one. */
+export const ROW_COLUMNS = 4;
+
+/** The cards that fill whole rows: a space with fewer than a row shows what it has. */
+export function fullRows<T>(cards: T[], columns = ROW_COLUMNS): T[] {
+  return cards.length < columns ? cards : cards.slice(0, cards.length - (cards.length % columns));
+}
+
 export interface HomePage {
   mode: "full" | "service-stop";
   keyVisuals: Banner[];
@@ -135,7 +143,7 @@ export async function homePage(db: DB, locale: Locale, mode: "full" | "service-s
   const spaces: Space[] = ["video", "icon", "audio", "font"];
   const [keyVisuals, bestSellers, categories, genres, moods, keywords] = await Promise.all([
     listBanners(db, "home", locale),
-    Promise.all(spaces.map(async (space) => ({ space, items: await listBestSellers(db, space, locale, 4) }))),
+    Promise.all(spaces.map(async (space) => ({ space, items: fullRows(await listBestSellers(db, space, locale, ROW_COLUMNS)) }))),
     listTerms(db, "category", "video", locale),
     listTerms(db, "genre", "audio", locale),
     listTerms(db, "mood", "audio", locale),
@@ -160,8 +168,8 @@ export async function categoryLanding(db: DB, space: Space, locale: Locale): Pro
   const taxonomySpace: ContentsType = space === "benefit" ? "audio" : space;
   const [banners, bestSellers, newest, categories, genres, moods, keywords] = await Promise.all([
     listBanners(db, space, locale),
-    listBestSellers(db, space, locale, 8),
-    listNewest(db, space, locale, 8),
+    listBestSellers(db, space, locale, 2 * ROW_COLUMNS).then((cards) => fullRows(cards)),
+    listNewest(db, space, locale, 2 * ROW_COLUMNS).then((cards) => fullRows(cards)),
     space === "benefit" ? Promise.resolve([]) : listTerms(db, "category", taxonomySpace, locale),
     space === "audio" ? listTerms(db, "genre", "audio", locale) : Promise.resolve([]),
     space === "audio" ? listTerms(db, "mood", "audio", locale) : Promise.resolve([]),

@@ -12,6 +12,9 @@ import { type Actor, recordAudit } from "../operators/audit.server";
 import { FONT_SAMPLE } from "./fonts.server";
 import { subsetSfnt } from "./harfbuzz.server";
 import { pngSize, svgSize } from "./media-files.server";
+import { peaksOf, waveformSvg } from "./waveform";
+
+export { PEAK_COUNT, peaksOf } from "./waveform";
 
 /**
  * The previews of an uploaded item, made after the response: queued with the item (media_jobs, in its transaction),
@@ -20,7 +23,7 @@ import { pngSize, svgSize } from "./media-files.server";
  *
  * - video: a 10-second 640-pixel H.264 clip without sound and a poster frame (ffmpeg), its length and size;
  * - audio: an MP3 preview (ffmpeg), the waveform's peaks (the decoded samples' largest magnitude per slice, as
- *   JSON beside the preview) and its length;
+ *   JSON beside the preview), the waveform drawn from them (waveform.svg, the item's poster) and its length;
  * - icon and a package's cover: the picture itself (checked at upload) as preview and poster, its size;
  * - font: the subset the storefront's preview cuts at request time (app/market/catalog/fonts.server.ts) is cut
  *   once from the upload, so a font harfbuzz cannot read fails here and not on the item page.
@@ -34,7 +37,6 @@ export const MEDIA_JOB_MAX_ATTEMPTS = 3;
 const TOOL_TIMEOUT_MS = 5 * 60_000;
 const LEASE_MS = 15 * 60_000;
 export const CLIP_SECONDS = 10;
-export const PEAK_COUNT = 400;
 
 export interface MediaJob {
   id: number;
@@ -200,20 +202,6 @@ async function probe(file: string): Promise<Probe> {
   };
 }
 
-/** The largest magnitude in each of `count` slices of 16-bit samples, from 0 to 1 (three decimals). */
-export function peaksOf(samples: Int16Array, count = PEAK_COUNT): number[] {
-  const n = Math.max(1, Math.min(count, samples.length));
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const from = Math.floor((i * samples.length) / n);
-    const to = Math.max(from + 1, Math.floor(((i + 1) * samples.length) / n));
-    let peak = 0;
-    for (let k = from; k < to && k < samples.length; k++) peak = Math.max(peak, Math.abs(samples[k]));
-    out.push(Math.round((Math.min(peak, 32767) / 32767) * 1000) / 1000);
-  }
-  return out;
-}
-
 /** Decodes to 8 kHz mono 16-bit samples (ffmpeg to a pipe), reporting the share decoded. */
 function decodeSamples(file: string, seconds: number, onShare: (share: number) => void): Promise<Int16Array> {
   return new Promise((resolve, reject) => {
@@ -317,6 +305,7 @@ async function makeAudio(source: string, out: string, url: string, progress: Pro
   if (samples.length === 0) throw new Error("no audio samples");
   const peaks = peaksOf(samples);
   await fs.writeFile(path.join(out, "peaks.json"), JSON.stringify({ version: 1, sampleRate: 8000, length: samples.length, peaks }));
+  await fs.writeFile(path.join(out, "waveform.svg"), waveformSvg(peaks));
   await progress(55);
   const preview = path.join(out, "preview.mp3");
   const total = samples.length / 8000;
@@ -329,7 +318,7 @@ async function makeAudio(source: string, out: string, url: string, progress: Pro
     }
   });
   await fs.rename(`${preview}.part.mp3`, preview);
-  return { preview_path: `${url}/preview.mp3`, duration_ms: Math.round(total * 1000) };
+  return { preview_path: `${url}/preview.mp3`, poster_path: `${url}/waveform.svg`, duration_ms: Math.round(total * 1000) };
 }
 
 async function makePicture(source: string, out: string, url: string): Promise<Made> {
