@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isoToSeoulLocal, seoulLocalToIso } from "../../app/admin/publishing/forms.server";
 import { COUPON_CODE } from "../../app/market/orders/coupons.server";
-import { moveInOrder } from "../../app/market/publishing/order.server";
+import { moveInOrder } from "../../app/market/sort-order.server";
 import { bannerLinkOk, MEDIA_PATH } from "../../app/market/publishing/pages";
 
 describe("publishing rules", () => {
