@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "../i18n/react";
 import { auditPage } from "../market/operators/audit.server";
 import { seoulText } from "../utils/dates";
 import { auditQuerySchema, formObject, seoulDayEnd, seoulDayStart } from "./forms.server";
 import { requireOperator } from "./guard.server";
-import { AdminPagination } from "./parts";
+import { AdminPagination, DataTable, FilterForm, InputField } from "./parts";
 
 export { AdminError as ErrorBoundary } from "./parts";
 
@@ -45,73 +45,49 @@ export default function AuditLog() {
     <main className="admin-page">
       <h1>{t("admin.core.audit.title")}</h1>
       <p>{t("admin.core.audit.lead")}</p>
-      <Form method="get" className="admin-filters" aria-label={t("admin.core.audit.filter")}>
-        <label>
-          {t("admin.core.audit.operator")}
-          <input type="text" name="operator" defaultValue={query.operator} />
-        </label>
-        <label>
-          {t("admin.core.audit.action")}
-          <input type="text" name="action" defaultValue={query.action} />
-        </label>
-        <label>
-          {t("admin.core.audit.target")}
-          <input type="text" name="target" defaultValue={query.target} />
-        </label>
-        <label>
-          {t("admin.core.audit.targetId")}
-          <input type="text" name="targetId" defaultValue={query.targetId} />
-        </label>
-        <label>
-          {t("admin.core.audit.from")}
-          <input type="date" name="from" defaultValue={query.from} />
-        </label>
-        <label>
-          {t("admin.core.audit.to")}
-          <input type="date" name="to" defaultValue={query.to} />
-        </label>
-        <button type="submit">{t("admin.core.audit.apply")}</button>
-        <Link to="/admin/audit">{t("admin.core.audit.reset")}</Link>
-      </Form>
+      <FilterForm
+        label={t("admin.core.audit.filter")}
+        apply={t("admin.core.audit.apply")}
+        reset={{ to: "/admin/audit", text: t("admin.core.audit.reset") }}
+      >
+        <InputField label={t("admin.core.audit.operator")} name="operator" value={query.operator} />
+        <InputField label={t("admin.core.audit.action")} name="action" value={query.action} />
+        <InputField label={t("admin.core.audit.target")} name="target" value={query.target} />
+        <InputField label={t("admin.core.audit.targetId")} name="targetId" value={query.targetId} />
+        <InputField label={t("admin.core.audit.from")} name="from" type="date" value={query.from} />
+        <InputField label={t("admin.core.audit.to")} name="to" type="date" value={query.to} />
+      </FilterForm>
       <p>{t("admin.core.audit.count", { count: list.total })}</p>
-      {list.rows.length === 0 ? (
-        <p>{t("admin.core.audit.empty")}</p>
-      ) : (
-        <div className="admin-table-scroll">
-          <table className="admin-table">
-            <caption>{t("admin.core.audit.caption")}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t("admin.core.audit.columns.when")}</th>
-                <th scope="col">{t("admin.core.audit.columns.operator")}</th>
-                <th scope="col">{t("admin.core.audit.columns.action")}</th>
-                <th scope="col">{t("admin.core.audit.columns.target")}</th>
-                <th scope="col">{t("admin.core.audit.columns.before")}</th>
-                <th scope="col">{t("admin.core.audit.columns.after")}</th>
-                <th scope="col">{t("admin.core.audit.columns.reason")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.rows.map((r) => (
-                <tr key={r.id}>
-                  <td className="nowrap">{r.createdAt}</td>
-                  <td>{r.operatorEmail}</td>
-                  <td>
-                    <code>{r.action}</code>
-                  </td>
-                  <td>
-                    {r.targetType}
-                    {r.targetId ? ` #${r.targetId}` : ""}
-                  </td>
-                  <td>{r.before ? <code className="admin-json">{r.before}</code> : null}</td>
-                  <td>{r.after ? <code className="admin-json">{r.after}</code> : null}</td>
-                  <td>{r.reason}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        caption={t("admin.core.audit.caption")}
+        empty={t("admin.core.audit.empty")}
+        columns={[
+          t("admin.core.audit.columns.when"),
+          t("admin.core.audit.columns.operator"),
+          t("admin.core.audit.columns.action"),
+          t("admin.core.audit.columns.target"),
+          t("admin.core.audit.columns.before"),
+          t("admin.core.audit.columns.after"),
+          t("admin.core.audit.columns.reason"),
+        ]}
+        rows={list.rows}
+        row={(r) => (
+          <tr key={r.id}>
+            <td className="nowrap">{r.createdAt}</td>
+            <td>{r.operatorEmail}</td>
+            <td>
+              <code>{r.action}</code>
+            </td>
+            <td>
+              {r.targetType}
+              {r.targetId ? ` #${r.targetId}` : ""}
+            </td>
+            <td>{r.before ? <code className="admin-json">{r.before}</code> : null}</td>
+            <td>{r.after ? <code className="admin-json">{r.after}</code> : null}</td>
+            <td>{r.reason}</td>
+          </tr>
+        )}
+      />
       <AdminPagination page={list.page} pages={list.pages} href={href} />
     </main>
   );

@@ -4,6 +4,7 @@ import type { Locale } from "../i18n/config";
 import { MarketError } from "./errors";
 import { type Actor, recordAudit } from "./operators/audit.server";
 import { PAGE_SIZE } from "./rules";
+import { nextSort } from "./sort-order.server";
 import type { SupportCategory } from "./support-rules";
 
 /**
@@ -138,11 +139,7 @@ export async function consoleFaq(db: DB, id: number) {
 
 /** The place after the last entry (a new entry goes to the end unless told otherwise). */
 export async function nextFaqSort(db: DB): Promise<number> {
-  const r = await db
-    .selectFrom("faqs")
-    .select((eb) => eb.fn.max("sort").as("m"))
-    .executeTakeFirst();
-  return r?.m == null ? 0 : Number(r.m) + 1;
+  return nextSort(db, "faqs");
 }
 
 /** Adds an FAQ entry (faq.create in the audit log); answers its id. */

@@ -3,6 +3,7 @@ import { readAliasSheet, type SheetRefusal, SheetRefused } from "./alias-sheet.s
 import { MarketError } from "./errors";
 import { ALIAS_MAX } from "./license-rules";
 import { hitAll, RULES, type Rule, refund } from "./rate-limits.server";
+import { moveInOrder, nextSort, setScopeOrder } from "./sort-order.server";
 
 export interface LicenseIdentity {
   id: number;
@@ -135,24 +136,17 @@ export async function setLicenseAliases(db: DB, userId: number, list: { id: numb
 /** Saves a new order: `ids` must be exactly the member's licences. */
 export async function reorderLicenses(db: DB, userId: number, ids: number[]): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const own = (await trx.selectFrom("licenses").select("id").where("user_id", "=", userId).execute())
-      .map((r) => r.id)
-      .sort((a, b) => a - b);
-    const given = [...new Set(ids)].sort((a, b) => a - b);
-    if (own.length !== given.length || own.some((id, i) => id !== given[i]))
+    if (!(await setScopeOrder(trx, "licenses", { user_id: userId }, ids)))
       throw new MarketError("BAD_ORDER", 400, "order must list each of your licences once");
-    for (const [i, id] of ids.entries()) await trx.updateTable("licenses").set({ sort_order: i }).where("id", "=", id).execute();
   });
 }
 
 /** Moves one licence a place up or down (the keyboard and no-JavaScript alternative to dragging). */
 export async function moveLicense(db: DB, userId: number, licenseId: number, direction: "up" | "down"): Promise<void> {
   const ids = (await listMemberLicenses(db, userId)).map((l) => l.id);
-  const from = ids.indexOf(licenseId);
-  const to = direction === "up" ? from - 1 : from + 1;
-  if (from < 0 || to < 0 || to >= ids.length) return;
-  [ids[from], ids[to]] = [ids[to], ids[from]];
-  await reorderLicenses(db, userId, ids);
+  const moved = moveInOrder(ids, licenseId, direction);
+  if (moved.every((id, i) => id === ids[i])) return;
+  await reorderLicenses(db, userId, moved);
 }
 
 export interface AliasRowResult {
@@ -243,14 +237,10 @@ export async function linkNonMemberLicense(
     if (!licence) return false;
     if (licence.user_id === userId) return true; // already the member's: nothing to do
     if (licence.owner_kind !== "nonmember" || licence.user_id !== null) return false;
-    const last = await trx
-      .selectFrom("licenses")
-      .select((eb) => eb.fn.max<number>("sort_order").as("m"))
-      .where("user_id", "=", userId)
-      .executeTakeFirst();
+    const sortOrder = await nextSort(trx, "licenses", { user_id: userId });
     const result = await trx
       .updateTable("licenses")
-      .set({ user_id: userId, owner_kind: "individual", sort_order: Number(last?.m ?? -1) + 1 })
+      .set({ user_id: userId, owner_kind: "individual", sort_order: sortOrder })
       .where("id", "=", licence.id)
       .where("user_id", "is", null)
       .executeTakeFirst();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { isoToSeoulLocal, seoulLocalToIso } from "../../app/admin/publishing/forms.server";
 import { COUPON_CODE } from "../../app/market/orders/coupons.server";
-import { moveInOrder } from "../../app/market/publishing/order.server";
 import { bannerLinkOk, MEDIA_PATH } from "../../app/market/publishing/pages";
+import { moveInOrder } from "../../app/market/sort-order.server";
 
 describe("publishing rules", () => {
   it("reads console dates in Asia/Seoul and refuses impossible ones", () => {

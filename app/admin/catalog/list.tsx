@@ -1,5 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "../../i18n/react";
 import { CONTENT_STATUSES, CONTENT_TYPES } from "../../market/catalog/kinds";
 import { listCatalog } from "../../market/catalog/manage.server";
@@ -8,7 +8,7 @@ import catalogStyles from "../../styles/admin-catalog.css";
 import { seoulText } from "../../utils/dates";
 import { formObject } from "../forms.server";
 import { requireOperator } from "../guard.server";
-import { AdminPagination } from "../parts";
+import { AdminPagination, FilterForm, InputField, optionsOf, SelectField } from "../parts";
 import { catalogQuerySchema } from "./forms.server";
 
 export { AdminError as ErrorBoundary } from "../parts";
@@ -50,36 +50,27 @@ export default function CatalogList() {
         <Link to="/admin/catalog/new">{t("admin.catalog.list.new")}</Link>
         <Link to="/admin/catalog/import">{t("admin.catalog.list.import")}</Link>
       </p>
-      <Form method="get" className="admin-filters" aria-label={t("admin.catalog.list.filter")}>
-        <label>
-          {t("admin.catalog.fields.type")}
-          <select name="type" defaultValue={query.type}>
-            <option value="">{t("admin.catalog.list.any")}</option>
-            {CONTENT_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {t(`admin.catalog.types.${type}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t("admin.catalog.fields.status")}
-          <select name="status" defaultValue={query.status}>
-            <option value="">{t("admin.catalog.list.any")}</option>
-            {CONTENT_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {t(`admin.catalog.statuses.${status}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t("admin.catalog.list.keyword")}
-          <input type="search" name="keyword" defaultValue={query.keyword} maxLength={100} />
-        </label>
-        <button type="submit">{t("admin.catalog.list.apply")}</button>
-        <Link to="/admin/catalog">{t("admin.catalog.list.reset")}</Link>
-      </Form>
+      <FilterForm
+        label={t("admin.catalog.list.filter")}
+        apply={t("admin.catalog.list.apply")}
+        reset={{ to: "/admin/catalog", text: t("admin.catalog.list.reset") }}
+      >
+        <SelectField
+          label={t("admin.catalog.fields.type")}
+          name="type"
+          value={query.type}
+          all={t("admin.catalog.list.any")}
+          options={optionsOf(CONTENT_TYPES, (type) => t(`admin.catalog.types.${type}`))}
+        />
+        <SelectField
+          label={t("admin.catalog.fields.status")}
+          name="status"
+          value={query.status}
+          all={t("admin.catalog.list.any")}
+          options={optionsOf(CONTENT_STATUSES, (status) => t(`admin.catalog.statuses.${status}`))}
+        />
+        <InputField label={t("admin.catalog.list.keyword")} name="keyword" type="search" value={query.keyword} maxLength={100} />
+      </FilterForm>
       <p>{t("admin.catalog.list.count", { count: list.total })}</p>
       {list.rows.length === 0 ? (
         <p>{t("admin.catalog.list.empty")}</p>

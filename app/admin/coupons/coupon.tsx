@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { PromoView } from "../../components/promo-view";
 import { useTranslation } from "../../i18n/react";
 import { promotionOf, redemptionCount } from "../../market/orders/coupons.server";
@@ -8,9 +8,10 @@ import { findEventRow } from "../../market/publishing/events.server";
 import styles from "../../styles/admin-publishing.css";
 import { formObject } from "../forms.server";
 import { actorOf, domainCall, requireOperator } from "../guard.server";
+import { Problem } from "../parts";
 import { badInput, formRefusal } from "../publishing/common.server";
 import { idParam, intentSchema, isoToSeoulLocal, parseCoupon } from "../publishing/forms.server";
-import { PreviewOrSave, PreviewPane, Problem } from "../publishing/parts";
+import { CouponInputs, PreviewOrSave, PreviewPane, PublishingHead } from "../publishing/parts";
 
 export { AdminError as ErrorBoundary } from "../parts";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -79,22 +80,15 @@ export default function AdminCoupon() {
   const problem = result && !result.ok ? t(`admin.publishing.problems.${result.problem}`) : null;
   return (
     <main className="admin-page">
-      <p>
-        <Link to="/admin/coupons">{t("admin.publishing.coupons.back")}</Link>
-      </p>
-      <h1>{t("admin.publishing.coupons.edit", { title })}</h1>
+      <PublishingHead
+        back={{ to: "/admin/coupons", text: t("admin.publishing.coupons.back") }}
+        title={t("admin.publishing.coupons.edit", { title })}
+      />
       <p>{t("admin.publishing.coupons.rule", { count: redemptions })}</p>
       {test ? <p className="admin-hint">{t("admin.publishing.coupons.testEvent")}</p> : null}
       <Form method="post" className="admin-form" aria-describedby={problem ? "coupon-problem" : undefined}>
         <Problem id="coupon-problem" text={problem} />
-        <label>
-          {t("admin.publishing.fields.couponCode")}
-          <input name="code" maxLength={30} autoComplete="off" defaultValue={values.code} aria-describedby="coupon-hint" />
-        </label>
-        <label>
-          {t("admin.publishing.fields.discountPercent")}
-          <input name="percent" inputMode="numeric" pattern="[0-9]*" maxLength={2} defaultValue={values.percent} />
-        </label>
+        <CouponInputs names={{ code: "code", percent: "percent" }} code={values.code} percent={values.percent} hintId="coupon-hint" />
         <p id="coupon-hint" className="admin-hint">
           {t("admin.publishing.couponHint")}
         </p>

@@ -1,5 +1,5 @@
 import { data, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "../../i18n/react";
 import { PAY_METHODS } from "../../integrations/payments/gateway";
 import { formatMoney } from "../../market/money";
@@ -8,7 +8,7 @@ import styles from "../../styles/admin-orders.css";
 import { seoulText } from "../../utils/dates";
 import { formObject, seoulDayEnd, seoulDayStart } from "../forms.server";
 import { requireOperator } from "../guard.server";
-import { AdminPagination } from "../parts";
+import { AdminPagination, FilterForm, InputField, optionsOf, Problem, SelectField } from "../parts";
 import { orderSearchSchema } from "./forms.server";
 import { ORDER_STATUSES, OrdersNav } from "./parts";
 
@@ -66,57 +66,32 @@ export default function Orders() {
     <main className="admin-page">
       <h1>{t("admin.orders.list.title")}</h1>
       <OrdersNav />
-      <Form method="get" className="admin-filters" aria-label={t("admin.orders.list.filter")}>
-        {bad ? (
-          <p role="alert" className="admin-alert">
-            {t("admin.orders.list.bad")}
-          </p>
-        ) : null}
-        <label>
-          {t("admin.orders.fields.orderNo")}
-          <input type="text" name="orderNo" defaultValue={query.orderNo} maxLength={100} />
-        </label>
-        <label>
-          {t("admin.orders.fields.email")}
-          <input type="text" name="email" defaultValue={query.email} maxLength={100} />
-        </label>
-        <label>
-          {t("admin.orders.fields.licenseKey")}
-          <input type="text" name="licenseKey" defaultValue={query.licenseKey} maxLength={100} />
-        </label>
-        <label>
-          {t("admin.orders.fields.method")}
-          <select name="method" defaultValue={query.method}>
-            <option value="">{t("admin.orders.list.any")}</option>
-            {PAY_METHODS.map((m) => (
-              <option key={m} value={m}>
-                {t(`admin.orders.methods.${m}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t("admin.orders.fields.status")}
-          <select name="status" defaultValue={query.status}>
-            <option value="">{t("admin.orders.list.any")}</option>
-            {ORDER_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(`admin.orders.status.${s}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t("admin.orders.fields.from")}
-          <input type="date" name="from" defaultValue={query.from} />
-        </label>
-        <label>
-          {t("admin.orders.fields.to")}
-          <input type="date" name="to" defaultValue={query.to} />
-        </label>
-        <button type="submit">{t("admin.orders.list.apply")}</button>
-        <Link to="/admin/orders">{t("admin.orders.list.reset")}</Link>
-      </Form>
+      <FilterForm
+        label={t("admin.orders.list.filter")}
+        apply={t("admin.orders.list.apply")}
+        reset={{ to: "/admin/orders", text: t("admin.orders.list.reset") }}
+      >
+        <Problem text={bad ? t("admin.orders.list.bad") : null} />
+        <InputField label={t("admin.orders.fields.orderNo")} name="orderNo" value={query.orderNo} maxLength={100} />
+        <InputField label={t("admin.orders.fields.email")} name="email" value={query.email} maxLength={100} />
+        <InputField label={t("admin.orders.fields.licenseKey")} name="licenseKey" value={query.licenseKey} maxLength={100} />
+        <SelectField
+          label={t("admin.orders.fields.method")}
+          name="method"
+          value={query.method}
+          all={t("admin.orders.list.any")}
+          options={optionsOf(PAY_METHODS, (m) => t(`admin.orders.methods.${m}`))}
+        />
+        <SelectField
+          label={t("admin.orders.fields.status")}
+          name="status"
+          value={query.status}
+          all={t("admin.orders.list.any")}
+          options={optionsOf(ORDER_STATUSES, (s) => t(`admin.orders.status.${s}`))}
+        />
+        <InputField label={t("admin.orders.fields.from")} name="from" type="date" value={query.from} />
+        <InputField label={t("admin.orders.fields.to")} name="to" type="date" value={query.to} />
+      </FilterForm>
       <p>{t("admin.orders.list.count", { count: list.total })}</p>
       {list.totals.length ? (
         <div className="admin-table-scroll">

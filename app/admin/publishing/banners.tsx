@@ -2,11 +2,12 @@ import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionA
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "../../i18n/react";
 import { adminBanners, moveBanner, setBannerVisible } from "../../market/publishing/banners.server";
-import { BANNER_KINDS, PUBLISHING_PAGES } from "../../market/publishing/pages";
 import styles from "../../styles/admin-publishing.css";
 import { formObject } from "../forms.server";
 import { actorOf, domainCall, requireOperator } from "../guard.server";
+import { DataTable, Done, Problem } from "../parts";
 import { kindFilter, pageFilter, rowChangeSchema } from "./forms.server";
+import { KindSelect, PageSelect, PublishingHead, ReorderButtons } from "./parts";
 
 export { AdminError as ErrorBoundary } from "../parts";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -57,98 +58,45 @@ export default function AdminBanners() {
   const { t } = useTranslation();
   return (
     <main className="admin-page">
-      <p>
-        <Link to="/admin/publishing">{t("admin.publishing.back")}</Link>
-      </p>
-      <h1>{t("admin.publishing.banners.title")}</h1>
-      <p>{t("admin.publishing.banners.lead")}</p>
-      {saved || result?.ok ? (
-        <p role="status" className="admin-ok">
-          {t("admin.publishing.saved")}
-        </p>
-      ) : null}
-      {result && !result.ok ? (
-        <p role="alert" className="admin-alert">
-          {t("admin.publishing.problems.row")}
-        </p>
-      ) : null}
+      <PublishingHead title={t("admin.publishing.banners.title")} lead={t("admin.publishing.banners.lead")} />
+      <Done text={saved || result?.ok ? t("admin.publishing.saved") : null} />
+      <Problem text={result && !result.ok ? t("admin.publishing.problems.row") : null} />
       <Form method="get" className="admin-filters">
-        <label>
-          {t("admin.publishing.fields.page")}
-          <select name="page" defaultValue={page}>
-            <option value="">{t("admin.publishing.all")}</option>
-            {PUBLISHING_PAGES.map((p) => (
-              <option key={p} value={p}>
-                {t(`admin.publishing.pages.${p}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t("admin.publishing.fields.kind")}
-          <select name="kind" defaultValue={kind}>
-            <option value="">{t("admin.publishing.all")}</option>
-            {BANNER_KINDS.map((k) => (
-              <option key={k} value={k}>
-                {t(`admin.publishing.kinds.${k}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <PageSelect value={page} all />
+        <KindSelect value={kind} all />
         <button type="submit">{t("admin.publishing.filter")}</button>
       </Form>
       <p>
         <Link to="/admin/publishing/banners/new">{t("admin.publishing.banners.new")}</Link>
       </p>
-      <div className="admin-table-scroll">
-        <table className="admin-table">
-          <caption>{t("admin.publishing.banners.caption")}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t("admin.publishing.fields.image")}</th>
-              <th scope="col">{t("admin.publishing.fields.page")}</th>
-              <th scope="col">{t("admin.publishing.fields.kind")}</th>
-              <th scope="col">{t("admin.publishing.columns.title")}</th>
-              <th scope="col">{t("admin.publishing.columns.state")}</th>
-              <th scope="col">{t("admin.publishing.columns.change")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.id}>
-                <td>
-                  <img className="publishing-thumb" src={r.image} alt="" width={120} height={36} loading="lazy" />
-                </td>
-                <td>{t(`admin.publishing.pages.${r.page}`)}</td>
-                <td>{t(`admin.publishing.kinds.${r.kind}`)}</td>
-                <td>
-                  <Link to={`/admin/publishing/banners/${r.id}`}>{r.title}</Link>
-                </td>
-                <td>{r.visible ? t("admin.publishing.state.shown") : t("admin.publishing.state.hidden")}</td>
-                <td>
-                  <Form method="post" className="admin-inline-form">
-                    <input type="hidden" name="id" value={r.id} />
-                    <button type="submit" name="intent" value="up" aria-label={t("admin.publishing.moveUpOf", { title: r.title })}>
-                      {t("admin.publishing.moveUp")}
-                    </button>
-                    <button type="submit" name="intent" value="down" aria-label={t("admin.publishing.moveDownOf", { title: r.title })}>
-                      {t("admin.publishing.moveDown")}
-                    </button>
-                    <button
-                      type="submit"
-                      name="intent"
-                      value={r.visible ? "hide" : "show"}
-                      aria-label={t(r.visible ? "admin.publishing.hideOf" : "admin.publishing.showOf", { title: r.title })}
-                    >
-                      {r.visible ? t("admin.publishing.hide") : t("admin.publishing.show")}
-                    </button>
-                  </Form>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption={t("admin.publishing.banners.caption")}
+        columns={[
+          t("admin.publishing.fields.image"),
+          t("admin.publishing.fields.page"),
+          t("admin.publishing.fields.kind"),
+          t("admin.publishing.columns.title"),
+          t("admin.publishing.columns.state"),
+          t("admin.publishing.columns.change"),
+        ]}
+        rows={rows}
+        row={(r) => (
+          <tr key={r.id}>
+            <td>
+              <img className="publishing-thumb" src={r.image} alt="" width={120} height={36} loading="lazy" />
+            </td>
+            <td>{t(`admin.publishing.pages.${r.page}`)}</td>
+            <td>{t(`admin.publishing.kinds.${r.kind}`)}</td>
+            <td>
+              <Link to={`/admin/publishing/banners/${r.id}`}>{r.title}</Link>
+            </td>
+            <td>{r.visible ? t("admin.publishing.state.shown") : t("admin.publishing.state.hidden")}</td>
+            <td>
+              <ReorderButtons id={r.id} title={r.title} visible={r.visible} />
+            </td>
+          </tr>
+        )}
+      />
     </main>
   );
 }

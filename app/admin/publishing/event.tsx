@@ -1,16 +1,14 @@
 import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { EventArticle } from "../../components/event-article";
 import { useTranslation } from "../../i18n/react";
 import { eventProblem, findEventRow, previewEvent, saveEvent } from "../../market/publishing/events.server";
-import { storePublicImage } from "../../market/publishing/images.server";
 import styles from "../../styles/admin-publishing.css";
-import { readBoundedForm } from "../../utils/multipart.server";
-import { formObject } from "../forms.server";
 import { actorOf, domainCall, requireOperator } from "../guard.server";
-import { badInput, formRefusal } from "./common.server";
-import { EVENT_FORM_LIMITS, idParam, intentSchema, isoToSeoulLocal, parseEvent } from "./forms.server";
-import { PreviewOrSave, PreviewPane, Problem } from "./parts";
+import { Problem } from "../parts";
+import { badInput, editTarget, formRefusal, readPictureForm } from "./common.server";
+import { intentSchema, isoToSeoulLocal, parseEvent } from "./forms.server";
+import { BodyFields, CouponInputs, ImageField, PreviewOrSave, PreviewPane, PublishingHead, TitleFields } from "./parts";
 
 export { AdminError as ErrorBoundary } from "../parts";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -29,20 +27,13 @@ const FIELDS = [
 ] as const;
 type Values = Record<(typeof FIELDS)[number], string>;
 
-function target(raw: string | undefined): number | null {
-  if (raw === "new") return null;
-  const id = idParam.safeParse(raw ?? "");
-  if (!id.success) throw data(null, { status: 404 });
-  return id.data;
-}
-
 /**
  * /admin/publishing/events/:id (or /new): an event in both languages, its period in Asia/Seoul, the test flag, the
  * picture (PNG or JPEG, checked by its bytes) and the coupon; preview the event page, then save.
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireOperator(request, context, "publishing");
-  const id = target(params.id);
+  const id = editTarget(params.id);
   const row = id === null ? null : await findEventRow(context.db, id);
   if (id !== null && !row) throw data(null, { status: 404 });
   const now = Date.now();
@@ -76,20 +67,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const op = await requireOperator(request, context, "publishing");
-  const id = target(params.id);
-  const { form: raw, oversized, truncated } = await readBoundedForm(request, EVENT_FORM_LIMITS);
-  const form = formObject(raw);
-  const values = Object.fromEntries(FIELDS.map((f) => [f, form[f] ?? ""])) as Values;
-  if (truncated || oversized.some((name) => name !== "image")) return badInput(values, "tooLarge", 413);
-  if (oversized.includes("image")) return badInput(values, "IMAGE_TOO_LARGE");
-  // A picture sent with this post replaces the one named so far; it is stored now (named by its content) so the
-  // preview can show it, and is published only when a saved event names it.
-  const file = raw.get("image");
-  if (file instanceof File && file.size > 0) {
-    const stored = await formRefusal(async () => storePublicImage(context.storage, new Uint8Array(await file.arrayBuffer())));
-    if (!stored.ok) return badInput(values, stored.code, stored.status);
-    values.image_path = stored.value;
-  }
+  const id = editTarget(params.id);
+  const read = await readPictureForm(request, context.storage, FIELDS);
+  if (!read.ok) return read.answer;
+  const { form, values } = read;
   const draft = parseEvent({ ...form, image_path: values.image_path });
   if (!draft) return badInput(values, form.discount_percent && !/^\d{1,3}$/.test(form.discount_percent.trim()) ? "COUPON_PERCENT" : "date");
   const problem = eventProblem(draft);
@@ -110,28 +91,14 @@ export default function AdminEvent() {
   const problem = result && !result.ok ? t(`admin.publishing.problems.${result.problem}`) : null;
   return (
     <main className="admin-page">
-      <p>
-        <Link to="/admin/publishing/events">{t("admin.publishing.events.back")}</Link>
-      </p>
-      <h1>{id === null ? t("admin.publishing.events.new") : t("admin.publishing.events.edit", { id })}</h1>
+      <PublishingHead
+        back={{ to: "/admin/publishing/events", text: t("admin.publishing.events.back") }}
+        title={id === null ? t("admin.publishing.events.new") : t("admin.publishing.events.edit", { id })}
+      />
       <Form method="post" encType="multipart/form-data" className="admin-form" aria-describedby={problem ? "event-problem" : undefined}>
         <Problem id="event-problem" text={problem} />
-        <label>
-          {t("admin.publishing.fields.titleKo")}
-          <input name="title_ko" lang="ko" required maxLength={200} defaultValue={values.title_ko} />
-        </label>
-        <label>
-          {t("admin.publishing.fields.titleEn")}
-          <input name="title_en" lang="en" required maxLength={200} defaultValue={values.title_en} />
-        </label>
-        <label>
-          {t("admin.publishing.fields.bodyKo")}
-          <textarea name="body_ko" lang="ko" required rows={8} defaultValue={values.body_ko} />
-        </label>
-        <label>
-          {t("admin.publishing.fields.bodyEn")}
-          <textarea name="body_en" lang="en" required rows={8} defaultValue={values.body_en} />
-        </label>
+        <TitleFields values={values} maxLength={200} />
+        <BodyFields values={values} />
         <fieldset>
           <legend>{t("admin.publishing.events.period")}</legend>
           <label>
@@ -149,36 +116,15 @@ export default function AdminEvent() {
           {t("admin.publishing.fields.testOnly")}
         </label>
         <p className="admin-hint">{t("admin.publishing.events.testHint")}</p>
-        <fieldset>
-          <legend>{t("admin.publishing.fields.image")}</legend>
-          {values.image_path ? (
-            <img className="publishing-thumb" src={values.image_path} alt={t("admin.publishing.events.currentImage")} />
-          ) : null}
-          <input type="hidden" name="image_path" value={values.image_path} />
-          <label>
-            {t("admin.publishing.fields.imageFile")}
-            <input type="file" name="image" accept="image/png,image/jpeg" aria-describedby="event-image-hint" />
-          </label>
-          <p id="event-image-hint" className="admin-hint">
-            {t("admin.publishing.imageHint")}
-          </p>
-        </fieldset>
+        <ImageField idPrefix="event" path={values.image_path} />
         <fieldset>
           <legend>{t("admin.publishing.fields.coupon")}</legend>
-          <label>
-            {t("admin.publishing.fields.couponCode")}
-            <input
-              name="coupon_code"
-              maxLength={30}
-              autoComplete="off"
-              defaultValue={values.coupon_code}
-              aria-describedby="event-coupon-hint"
-            />
-          </label>
-          <label>
-            {t("admin.publishing.fields.discountPercent")}
-            <input name="discount_percent" inputMode="numeric" pattern="[0-9]*" maxLength={2} defaultValue={values.discount_percent} />
-          </label>
+          <CouponInputs
+            names={{ code: "coupon_code", percent: "discount_percent" }}
+            code={values.coupon_code}
+            percent={values.discount_percent}
+            hintId="event-coupon-hint"
+          />
           <p id="event-coupon-hint" className="admin-hint">
             {t("admin.publishing.couponHint")}
           </p>

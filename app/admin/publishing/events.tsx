@@ -4,8 +4,9 @@ import { useTranslation } from "../../i18n/react";
 import { adminEvents } from "../../market/publishing/events.server";
 import { seoulText } from "../../utils/dates";
 import { requireOperator } from "../guard.server";
-import { AdminPagination } from "../parts";
+import { AdminPagination, DataTable, Done } from "../parts";
 import { pageNumberSchema } from "./forms.server";
+import { PublishingHead } from "./parts";
 
 export { AdminError as ErrorBoundary } from "../parts";
 
@@ -36,47 +37,34 @@ export default function AdminEvents() {
   const { t } = useTranslation();
   return (
     <main className="admin-page">
-      <p>
-        <Link to="/admin/publishing">{t("admin.publishing.back")}</Link>
-      </p>
-      <h1>{t("admin.publishing.events.title")}</h1>
-      <p>{t("admin.publishing.events.lead")}</p>
-      {saved ? (
-        <p role="status" className="admin-ok">
-          {t("admin.publishing.saved")}
-        </p>
-      ) : null}
+      <PublishingHead title={t("admin.publishing.events.title")} lead={t("admin.publishing.events.lead")} />
+      <Done text={saved ? t("admin.publishing.saved") : null} />
       <p>
         <Link to="/admin/publishing/events/new">{t("admin.publishing.events.new")}</Link>
       </p>
-      <div className="admin-table-scroll">
-        <table className="admin-table">
-          <caption>{t("admin.publishing.events.caption")}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t("admin.publishing.columns.title")}</th>
-              <th scope="col">{t("admin.publishing.columns.period")}</th>
-              <th scope="col">{t("admin.publishing.columns.state")}</th>
-              <th scope="col">{t("admin.publishing.columns.coupon")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.id}>
-                <td>
-                  <Link to={`/admin/publishing/events/${r.id}`}>{r.title}</Link>
-                </td>
-                <td>{r.period}</td>
-                <td>
-                  {t(`admin.publishing.state.${r.state}`)}
-                  {r.test ? ` · ${t("admin.publishing.events.test")}` : ""}
-                </td>
-                <td>{r.coupon ?? t("admin.publishing.none")}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption={t("admin.publishing.events.caption")}
+        columns={[
+          t("admin.publishing.columns.title"),
+          t("admin.publishing.columns.period"),
+          t("admin.publishing.columns.state"),
+          t("admin.publishing.columns.coupon"),
+        ]}
+        rows={rows}
+        row={(r) => (
+          <tr key={r.id}>
+            <td>
+              <Link to={`/admin/publishing/events/${r.id}`}>{r.title}</Link>
+            </td>
+            <td>{r.period}</td>
+            <td>
+              {t(`admin.publishing.state.${r.state}`)}
+              {r.test ? ` · ${t("admin.publishing.events.test")}` : ""}
+            </td>
+            <td>{r.coupon ?? t("admin.publishing.none")}</td>
+          </tr>
+        )}
+      />
       <AdminPagination page={page} pages={pages} href={(n) => `/admin/publishing/events?page=${n}`} />
     </main>
   );

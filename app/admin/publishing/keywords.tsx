@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { KeywordChips } from "../../components/keyword-chips";
 import { useTranslation } from "../../i18n/react";
 import {
@@ -10,11 +10,11 @@ import {
   saveKeyword,
   setKeywordVisible,
 } from "../../market/publishing/keywords.server";
-import { PUBLISHING_PAGES } from "../../market/publishing/pages";
 import { formObject } from "../forms.server";
 import { actorOf, domainCall, requireOperator } from "../guard.server";
+import { DataTable, Done, Problem } from "../parts";
 import { idParam, pageFilter, parseKeyword, rowChangeSchema } from "./forms.server";
-import { PreviewPane } from "./parts";
+import { PageSelect, PreviewPane, PublishingHead, ReorderButtons } from "./parts";
 
 export { AdminError as ErrorBoundary } from "../parts";
 
@@ -72,98 +72,47 @@ export default function AdminKeywords() {
   const created = result && (!result.ok || result.preview) && result.rowId === null ? result.values : null;
   return (
     <main className="admin-page">
-      <p>
-        <Link to="/admin/publishing">{t("admin.publishing.back")}</Link>
-      </p>
-      <h1>{t("admin.publishing.keywords.title")}</h1>
-      <p>{t("admin.publishing.keywords.lead")}</p>
-      {result?.ok && !result.preview ? (
-        <p role="status" className="admin-ok">
-          {t("admin.publishing.saved")}
-        </p>
-      ) : null}
-      {result && !result.ok ? (
-        <p role="alert" className="admin-alert">
-          {t(`admin.publishing.problems.${result.problem}`)}
-        </p>
-      ) : null}
+      <PublishingHead title={t("admin.publishing.keywords.title")} lead={t("admin.publishing.keywords.lead")} />
+      <Done text={result?.ok && !result.preview ? t("admin.publishing.saved") : null} />
+      <Problem text={result && !result.ok ? t(`admin.publishing.problems.${result.problem}`) : null} />
       <Form method="get" className="admin-filters">
-        <label>
-          {t("admin.publishing.fields.page")}
-          <select name="page" defaultValue={page}>
-            {PUBLISHING_PAGES.map((p) => (
-              <option key={p} value={p}>
-                {t(`admin.publishing.pages.${p}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <PageSelect value={page} />
         <button type="submit">{t("admin.publishing.filter")}</button>
       </Form>
-      <div className="admin-table-scroll">
-        <table className="admin-table">
-          <caption>{t("admin.publishing.keywords.caption", { page: t(`admin.publishing.pages.${page}`) })}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t("admin.publishing.keywords.words")}</th>
-              <th scope="col">{t("admin.publishing.columns.state")}</th>
-              <th scope="col">{t("admin.publishing.columns.change")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.id}>
-                <td>
-                  <Form method="post" className="admin-inline-form">
-                    <input type="hidden" name="id" value={r.id} />
-                    <input type="hidden" name="page" value={page} />
-                    {r.visible ? <input type="hidden" name="visible" value="1" /> : null}
-                    <label>
-                      <span className="visually-hidden">{t("admin.publishing.fields.keywordKo")}</span>
-                      <input name="keyword_ko" lang="ko" required maxLength={40} defaultValue={r.ko} />
-                    </label>
-                    <label>
-                      <span className="visually-hidden">{t("admin.publishing.fields.keywordEn")}</span>
-                      <input name="keyword_en" lang="en" required maxLength={40} defaultValue={r.en} />
-                    </label>
-                    <button type="submit" name="intent" value="update" aria-label={t("admin.publishing.saveOf", { title: r.en })}>
-                      {t("admin.publishing.keywords.save")}
-                    </button>
-                    <button
-                      type="submit"
-                      name="intent"
-                      value="preview"
-                      aria-label={t("admin.publishing.keywords.previewOf", { title: r.en })}
-                    >
-                      {t("admin.publishing.preview.button")}
-                    </button>
-                  </Form>
-                </td>
-                <td>{r.visible ? t("admin.publishing.state.shown") : t("admin.publishing.state.hidden")}</td>
-                <td>
-                  <Form method="post" className="admin-inline-form">
-                    <input type="hidden" name="id" value={r.id} />
-                    <button type="submit" name="intent" value="up" aria-label={t("admin.publishing.moveUpOf", { title: r.en })}>
-                      {t("admin.publishing.moveUp")}
-                    </button>
-                    <button type="submit" name="intent" value="down" aria-label={t("admin.publishing.moveDownOf", { title: r.en })}>
-                      {t("admin.publishing.moveDown")}
-                    </button>
-                    <button
-                      type="submit"
-                      name="intent"
-                      value={r.visible ? "hide" : "show"}
-                      aria-label={t(r.visible ? "admin.publishing.hideOf" : "admin.publishing.showOf", { title: r.en })}
-                    >
-                      {r.visible ? t("admin.publishing.hide") : t("admin.publishing.show")}
-                    </button>
-                  </Form>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption={t("admin.publishing.keywords.caption", { page: t(`admin.publishing.pages.${page}`) })}
+        columns={[t("admin.publishing.keywords.words"), t("admin.publishing.columns.state"), t("admin.publishing.columns.change")]}
+        rows={rows}
+        row={(r) => (
+          <tr key={r.id}>
+            <td>
+              <Form method="post" className="admin-inline-form">
+                <input type="hidden" name="id" value={r.id} />
+                <input type="hidden" name="page" value={page} />
+                {r.visible ? <input type="hidden" name="visible" value="1" /> : null}
+                <label>
+                  <span className="visually-hidden">{t("admin.publishing.fields.keywordKo")}</span>
+                  <input name="keyword_ko" lang="ko" required maxLength={40} defaultValue={r.ko} />
+                </label>
+                <label>
+                  <span className="visually-hidden">{t("admin.publishing.fields.keywordEn")}</span>
+                  <input name="keyword_en" lang="en" required maxLength={40} defaultValue={r.en} />
+                </label>
+                <button type="submit" name="intent" value="update" aria-label={t("admin.publishing.saveOf", { title: r.en })}>
+                  {t("admin.publishing.keywords.save")}
+                </button>
+                <button type="submit" name="intent" value="preview" aria-label={t("admin.publishing.keywords.previewOf", { title: r.en })}>
+                  {t("admin.publishing.preview.button")}
+                </button>
+              </Form>
+            </td>
+            <td>{r.visible ? t("admin.publishing.state.shown") : t("admin.publishing.state.hidden")}</td>
+            <td>
+              <ReorderButtons id={r.id} title={r.en} visible={r.visible} />
+            </td>
+          </tr>
+        )}
+      />
       <h2>{t("admin.publishing.keywords.add")}</h2>
       <Form method="post" className="admin-form">
         <input type="hidden" name="page" value={page} />

@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { NoticeArticle } from "../../components/notice-article";
 import type { Locale } from "../../i18n/config";
 import { useTranslation } from "../../i18n/react";
@@ -7,22 +7,15 @@ import { findNotice, type NoticeDraft, noticeProblem, previewNotice, saveNotice 
 import styles from "../../styles/admin-publishing.css";
 import { formObject } from "../forms.server";
 import { actorOf, domainCall, requireOperator } from "../guard.server";
-import { badInput, formRefusal } from "./common.server";
-import { idParam, intentSchema, isoToSeoulLocal, parseNotice } from "./forms.server";
-import { PreviewOrSave, PreviewPane, Problem } from "./parts";
+import { Problem } from "../parts";
+import { badInput, editTarget, formRefusal } from "./common.server";
+import { intentSchema, isoToSeoulLocal, parseNotice } from "./forms.server";
+import { BodyFields, PreviewOrSave, PreviewPane, PublishingHead, TitleFields } from "./parts";
 
 export { AdminError as ErrorBoundary } from "../parts";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 type Values = Record<"title_ko" | "title_en" | "body_ko" | "body_en" | "published_at" | "pinned", string>;
-
-/** The notice's id from the address: "new" for a new one, a number for one that exists; else 404. */
-function target(raw: string | undefined): number | null {
-  if (raw === "new") return null;
-  const id = idParam.safeParse(raw ?? "");
-  if (!id.success) throw data(null, { status: 404 });
-  return id.data;
-}
 
 const previewOf = (d: NoticeDraft, locale: Locale) => ({
   notice: previewNotice(d, locale),
@@ -35,7 +28,7 @@ const previewOf = (d: NoticeDraft, locale: Locale) => ({
 /** /admin/publishing/notices/:id (or /new): a notice in both languages, pinned or not, its publish date; preview, then save. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireOperator(request, context, "publishing");
-  const id = target(params.id);
+  const id = editTarget(params.id);
   const row = id === null ? null : await findNotice(context.db, id);
   if (id !== null && !row) throw data(null, { status: 404 });
   const values: Values = row
@@ -53,7 +46,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const op = await requireOperator(request, context, "publishing");
-  const id = target(params.id);
+  const id = editTarget(params.id);
   const form = formObject(await request.formData());
   const values: Values = {
     title_ko: form.title_ko ?? "",
@@ -82,28 +75,14 @@ export default function AdminNotice() {
   const problem = result && !result.ok ? t(`admin.publishing.problems.${result.problem}`) : null;
   return (
     <main className="admin-page">
-      <p>
-        <Link to="/admin/publishing/notices">{t("admin.publishing.notices.back")}</Link>
-      </p>
-      <h1>{id === null ? t("admin.publishing.notices.new") : t("admin.publishing.notices.edit", { id })}</h1>
+      <PublishingHead
+        back={{ to: "/admin/publishing/notices", text: t("admin.publishing.notices.back") }}
+        title={id === null ? t("admin.publishing.notices.new") : t("admin.publishing.notices.edit", { id })}
+      />
       <Form method="post" className="admin-form" aria-describedby={problem ? "notice-problem" : undefined}>
         <Problem id="notice-problem" text={problem} />
-        <label>
-          {t("admin.publishing.fields.titleKo")}
-          <input name="title_ko" lang="ko" required maxLength={200} defaultValue={values.title_ko} />
-        </label>
-        <label>
-          {t("admin.publishing.fields.titleEn")}
-          <input name="title_en" lang="en" required maxLength={200} defaultValue={values.title_en} />
-        </label>
-        <label>
-          {t("admin.publishing.fields.bodyKo")}
-          <textarea name="body_ko" lang="ko" required rows={8} defaultValue={values.body_ko} />
-        </label>
-        <label>
-          {t("admin.publishing.fields.bodyEn")}
-          <textarea name="body_en" lang="en" required rows={8} defaultValue={values.body_en} />
-        </label>
+        <TitleFields values={values} maxLength={200} />
+        <BodyFields values={values} />
         <label>
           {t("admin.publishing.fields.publishedAt")}
           <input

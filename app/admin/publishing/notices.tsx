@@ -4,8 +4,9 @@ import { useTranslation } from "../../i18n/react";
 import { adminNotices } from "../../market/publishing/notices.server";
 import { seoulText } from "../../utils/dates";
 import { requireOperator } from "../guard.server";
-import { AdminPagination } from "../parts";
+import { AdminPagination, DataTable, Done } from "../parts";
 import { pageNumberSchema } from "./forms.server";
+import { PublishingHead } from "./parts";
 
 export { AdminError as ErrorBoundary } from "../parts";
 
@@ -35,45 +36,28 @@ export default function AdminNotices() {
   const { t } = useTranslation();
   return (
     <main className="admin-page">
-      <p>
-        <Link to="/admin/publishing">{t("admin.publishing.back")}</Link>
-      </p>
-      <h1>{t("admin.publishing.notices.title")}</h1>
-      <p>{t("admin.publishing.notices.lead")}</p>
-      {saved ? (
-        <p role="status" className="admin-ok">
-          {t("admin.publishing.saved")}
-        </p>
-      ) : null}
+      <PublishingHead title={t("admin.publishing.notices.title")} lead={t("admin.publishing.notices.lead")} />
+      <Done text={saved ? t("admin.publishing.saved") : null} />
       <p>
         <Link to="/admin/publishing/notices/new">{t("admin.publishing.notices.new")}</Link>
       </p>
-      <div className="admin-table-scroll">
-        <table className="admin-table">
-          <caption>{t("admin.publishing.notices.caption")}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t("admin.publishing.columns.title")}</th>
-              <th scope="col">{t("admin.publishing.columns.publishedAt")}</th>
-              <th scope="col">{t("admin.publishing.columns.state")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.id}>
-                <td>
-                  <Link to={`/admin/publishing/notices/${r.id}`}>{r.title}</Link>
-                </td>
-                <td>{r.publishedAt}</td>
-                <td>
-                  {r.live ? t("admin.publishing.state.live") : t("admin.publishing.state.scheduled")}
-                  {r.pinned ? ` · ${t("admin.publishing.notices.pinned")}` : ""}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption={t("admin.publishing.notices.caption")}
+        columns={[t("admin.publishing.columns.title"), t("admin.publishing.columns.publishedAt"), t("admin.publishing.columns.state")]}
+        rows={rows}
+        row={(r) => (
+          <tr key={r.id}>
+            <td>
+              <Link to={`/admin/publishing/notices/${r.id}`}>{r.title}</Link>
+            </td>
+            <td>{r.publishedAt}</td>
+            <td>
+              {r.live ? t("admin.publishing.state.live") : t("admin.publishing.state.scheduled")}
+              {r.pinned ? ` · ${t("admin.publishing.notices.pinned")}` : ""}
+            </td>
+          </tr>
+        )}
+      />
       <AdminPagination page={page} pages={pages} href={(n) => `/admin/publishing/notices?page=${n}`} />
     </main>
   );

@@ -5,6 +5,7 @@ import { DOWNLOAD_KINDS } from "../../market/report-rules";
 import { downloadsReport } from "../../market/reports.server";
 import reportStyles from "../../styles/admin-reports.css";
 import { requireOperator } from "../guard.server";
+import { DataTable } from "../parts";
 import { adminT } from "../strings.server";
 import { ReportChart } from "./chart";
 import { barChart, columnChart } from "./charts.server";
@@ -54,37 +55,25 @@ export default function DownloadsReport() {
           <h2>{t("admin.reports.downloads.perDay")}</h2>
           <div className="report-pair">
             <ReportChart scene={loaded.charts.days} label={t("admin.reports.downloads.dayChart")} legend={report.typeList.map(typeName)} />
-            <div className="admin-table-scroll report-table">
-              <table className="admin-table">
-                <caption>{t("admin.reports.downloads.dayCaption")}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t("admin.reports.columns.day")}</th>
-                    {report.typeList.map((type) => (
-                      <th scope="col" key={type}>
-                        {typeName(type)}
-                      </th>
-                    ))}
-                    <th scope="col">{t("admin.reports.downloads.columns.total")}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {report.days.map((d) => (
-                    <tr key={d.day}>
-                      <th scope="row" className="nowrap">
-                        {d.day}
-                      </th>
-                      {report.typeList.map((type) => (
-                        <td className="num" key={type}>
-                          {count(d.byType[type] ?? 0)}
-                        </td>
-                      ))}
-                      <td className="num">{count(d.total)}</td>
-                    </tr>
+            <DataTable
+              className="report-table"
+              caption={t("admin.reports.downloads.dayCaption")}
+              columns={[t("admin.reports.columns.day"), ...report.typeList.map(typeName), t("admin.reports.downloads.columns.total")]}
+              rows={report.days}
+              row={(d) => (
+                <tr key={d.day}>
+                  <th scope="row" className="nowrap">
+                    {d.day}
+                  </th>
+                  {report.typeList.map((type) => (
+                    <td className="num" key={type}>
+                      {count(d.byType[type] ?? 0)}
+                    </td>
                   ))}
-                </tbody>
-              </table>
-            </div>
+                  <td className="num">{count(d.total)}</td>
+                </tr>
+              )}
+            />
           </div>
           <CsvLink kind="downloads-days" query={loaded.query} table={t("admin.reports.downloads.dayCaption")} />
           <h2>{t("admin.reports.downloads.perType")}</h2>
@@ -94,35 +83,27 @@ export default function DownloadsReport() {
             <>
               <div className="report-pair">
                 <ReportChart scene={loaded.charts.types} label={t("admin.reports.downloads.typeChart")} />
-                <div className="admin-table-scroll report-table">
-                  <table className="admin-table">
-                    <caption>{t("admin.reports.downloads.typeCaption")}</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">{t("admin.reports.columns.type")}</th>
-                        {DOWNLOAD_KINDS.map((k) => (
-                          <th scope="col" key={k}>
-                            {t(`admin.reports.kinds.${k}`)}
-                          </th>
-                        ))}
-                        <th scope="col">{t("admin.reports.downloads.columns.total")}</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {report.types.map((r) => (
-                        <tr key={r.type}>
-                          <th scope="row">{typeName(r.type)}</th>
-                          {DOWNLOAD_KINDS.map((k) => (
-                            <td className="num" key={k}>
-                              {count(r.byKind[k] ?? 0)}
-                            </td>
-                          ))}
-                          <td className="num">{count(r.total)}</td>
-                        </tr>
+                <DataTable
+                  className="report-table"
+                  caption={t("admin.reports.downloads.typeCaption")}
+                  columns={[
+                    t("admin.reports.columns.type"),
+                    ...DOWNLOAD_KINDS.map((k) => t(`admin.reports.kinds.${k}`)),
+                    t("admin.reports.downloads.columns.total"),
+                  ]}
+                  rows={report.types}
+                  row={(r) => (
+                    <tr key={r.type}>
+                      <th scope="row">{typeName(r.type)}</th>
+                      {DOWNLOAD_KINDS.map((k) => (
+                        <td className="num" key={k}>
+                          {count(r.byKind[k] ?? 0)}
+                        </td>
                       ))}
-                    </tbody>
-                  </table>
-                </div>
+                      <td className="num">{count(r.total)}</td>
+                    </tr>
+                  )}
+                />
               </div>
               <CsvLink kind="downloads-types" query={loaded.query} table={t("admin.reports.downloads.typeCaption")} />
             </>

@@ -6,6 +6,7 @@ import { REPORT_CURRENCIES } from "../../market/report-rules";
 import { refundsReport } from "../../market/reports.server";
 import reportStyles from "../../styles/admin-reports.css";
 import { requireOperator } from "../guard.server";
+import { DataTable } from "../parts";
 import { adminT } from "../strings.server";
 import { ReportChart } from "./chart";
 import { columnChart } from "./charts.server";
@@ -67,35 +68,31 @@ export default function RefundsReport() {
                 </p>
                 <div className="report-pair">
                   <ReportChart scene={loaded.charts[c]} label={t("admin.reports.refunds.chart", { currency })} />
-                  <div className="admin-table-scroll report-table">
-                    <table className="admin-table">
-                      <caption>{t("admin.reports.refunds.caption", { currency })}</caption>
-                      <thead>
-                        <tr>
-                          <th scope="col">{t("admin.reports.columns.day")}</th>
-                          <th scope="col">{t("admin.reports.refunds.columns.count")}</th>
-                          <th scope="col">{t("admin.reports.refunds.columns.items")}</th>
-                          <th scope="col">{t("admin.reports.refunds.columns.amount")}</th>
-                          <th scope="col">{t("admin.reports.refunds.columns.deduction")}</th>
-                          <th scope="col">{t("admin.reports.refunds.columns.net")}</th>
-                        </tr>
-                      </thead>
-                      <tbody>
-                        {report.days.map((d) => (
-                          <tr key={d.day}>
-                            <th scope="row" className="nowrap">
-                              {d.day}
-                            </th>
-                            <td className="num">{count(d[c].count)}</td>
-                            <td className="num">{count(d[c].items)}</td>
-                            <td className="num">{money(d[c].amount, c)}</td>
-                            <td className="num">{money(d[c].deduction, c)}</td>
-                            <td className="num">{money(d[c].net, c)}</td>
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
-                  </div>
+                  <DataTable
+                    className="report-table"
+                    caption={t("admin.reports.refunds.caption", { currency })}
+                    columns={[
+                      t("admin.reports.columns.day"),
+                      t("admin.reports.refunds.columns.count"),
+                      t("admin.reports.refunds.columns.items"),
+                      t("admin.reports.refunds.columns.amount"),
+                      t("admin.reports.refunds.columns.deduction"),
+                      t("admin.reports.refunds.columns.net"),
+                    ]}
+                    rows={report.days}
+                    row={(d) => (
+                      <tr key={d.day}>
+                        <th scope="row" className="nowrap">
+                          {d.day}
+                        </th>
+                        <td className="num">{count(d[c].count)}</td>
+                        <td className="num">{count(d[c].items)}</td>
+                        <td className="num">{money(d[c].amount, c)}</td>
+                        <td className="num">{money(d[c].deduction, c)}</td>
+                        <td className="num">{money(d[c].net, c)}</td>
+                      </tr>
+                    )}
+                  />
                 </div>
                 <CsvLink kind="refunds-days" query={loaded.query} currency={c} table={t("admin.reports.refunds.caption", { currency })} />
               </section>

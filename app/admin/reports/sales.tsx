@@ -6,6 +6,7 @@ import { REPORT_CURRENCIES } from "../../market/report-rules";
 import { salesReport } from "../../market/reports.server";
 import reportStyles from "../../styles/admin-reports.css";
 import { requireOperator } from "../guard.server";
+import { DataTable } from "../parts";
 import { adminT } from "../strings.server";
 import { ReportChart } from "./chart";
 import { barChart, lineChart } from "./charts.server";
@@ -77,35 +78,31 @@ export default function SalesReport() {
                     label={t("admin.reports.sales.dayChart", { currency })}
                     legend={[t("admin.reports.sales.columns.net"), t("admin.reports.sales.columns.gross")]}
                   />
-                  <div className="admin-table-scroll report-table">
-                    <table className="admin-table">
-                      <caption>{t("admin.reports.sales.dayCaption", { currency })}</caption>
-                      <thead>
-                        <tr>
-                          <th scope="col">{t("admin.reports.columns.day")}</th>
-                          <th scope="col">{t("admin.reports.sales.columns.orders")}</th>
-                          <th scope="col">{t("admin.reports.sales.columns.items")}</th>
-                          <th scope="col">{t("admin.reports.sales.columns.gross")}</th>
-                          <th scope="col">{t("admin.reports.sales.columns.refunded")}</th>
-                          <th scope="col">{t("admin.reports.sales.columns.net")}</th>
-                        </tr>
-                      </thead>
-                      <tbody>
-                        {report.days.map((d) => (
-                          <tr key={d.day}>
-                            <th scope="row" className="nowrap">
-                              {d.day}
-                            </th>
-                            <td className="num">{count(d[c].orders)}</td>
-                            <td className="num">{count(d[c].items)}</td>
-                            <td className="num">{money(d[c].gross, c)}</td>
-                            <td className="num">{money(d[c].refunded, c)}</td>
-                            <td className="num">{money(d[c].net, c)}</td>
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
-                  </div>
+                  <DataTable
+                    className="report-table"
+                    caption={t("admin.reports.sales.dayCaption", { currency })}
+                    columns={[
+                      t("admin.reports.columns.day"),
+                      t("admin.reports.sales.columns.orders"),
+                      t("admin.reports.sales.columns.items"),
+                      t("admin.reports.sales.columns.gross"),
+                      t("admin.reports.sales.columns.refunded"),
+                      t("admin.reports.sales.columns.net"),
+                    ]}
+                    rows={report.days}
+                    row={(d) => (
+                      <tr key={d.day}>
+                        <th scope="row" className="nowrap">
+                          {d.day}
+                        </th>
+                        <td className="num">{count(d[c].orders)}</td>
+                        <td className="num">{count(d[c].items)}</td>
+                        <td className="num">{money(d[c].gross, c)}</td>
+                        <td className="num">{money(d[c].refunded, c)}</td>
+                        <td className="num">{money(d[c].net, c)}</td>
+                      </tr>
+                    )}
+                  />
                 </div>
                 <CsvLink kind="sales-days" query={loaded.query} currency={c} table={t("admin.reports.sales.dayCaption", { currency })} />
                 <h3>{t("admin.reports.sales.perType")}</h3>
@@ -114,31 +111,27 @@ export default function SalesReport() {
                 ) : (
                   <div className="report-pair">
                     <ReportChart scene={loaded.charts[c].types} label={t("admin.reports.sales.typeChart", { currency })} />
-                    <div className="admin-table-scroll report-table">
-                      <table className="admin-table">
-                        <caption>{t("admin.reports.sales.typeCaption", { currency })}</caption>
-                        <thead>
-                          <tr>
-                            <th scope="col">{t("admin.reports.columns.type")}</th>
-                            <th scope="col">{t("admin.reports.sales.columns.items")}</th>
-                            <th scope="col">{t("admin.reports.sales.columns.gross")}</th>
-                            <th scope="col">{t("admin.reports.sales.columns.refunded")}</th>
-                            <th scope="col">{t("admin.reports.sales.columns.net")}</th>
-                          </tr>
-                        </thead>
-                        <tbody>
-                          {report.types.map((r) => (
-                            <tr key={r.type}>
-                              <th scope="row">{t(`admin.reports.types.${r.type}`)}</th>
-                              <td className="num">{count(r[c].items)}</td>
-                              <td className="num">{money(r[c].gross, c)}</td>
-                              <td className="num">{money(r[c].refunded, c)}</td>
-                              <td className="num">{money(r[c].net, c)}</td>
-                            </tr>
-                          ))}
-                        </tbody>
-                      </table>
-                    </div>
+                    <DataTable
+                      className="report-table"
+                      caption={t("admin.reports.sales.typeCaption", { currency })}
+                      columns={[
+                        t("admin.reports.columns.type"),
+                        t("admin.reports.sales.columns.items"),
+                        t("admin.reports.sales.columns.gross"),
+                        t("admin.reports.sales.columns.refunded"),
+                        t("admin.reports.sales.columns.net"),
+                      ]}
+                      rows={report.types}
+                      row={(r) => (
+                        <tr key={r.type}>
+                          <th scope="row">{t(`admin.reports.types.${r.type}`)}</th>
+                          <td className="num">{count(r[c].items)}</td>
+                          <td className="num">{money(r[c].gross, c)}</td>
+                          <td className="num">{money(r[c].refunded, c)}</td>
+                          <td className="num">{money(r[c].net, c)}</td>
+                        </tr>
+                      )}
+                    />
                   </div>
                 )}
                 {report.types.length ? (

@@ -6,6 +6,7 @@ import { REPORT_CURRENCIES, TOP_LIMIT } from "../../market/report-rules";
 import { topReport } from "../../market/reports.server";
 import reportStyles from "../../styles/admin-reports.css";
 import { requireOperator } from "../guard.server";
+import { DataTable } from "../parts";
 import { ReportChart } from "./chart";
 import { barChart } from "./charts.server";
 import { CsvLink, ReportsHeader, useCount, useMoney } from "./parts";
@@ -64,37 +65,33 @@ export default function TopItems() {
                   <>
                     <div className="report-pair">
                       <ReportChart scene={loaded.charts.sales[c]} label={t("admin.reports.top.salesChart", { currency })} />
-                      <div className="admin-table-scroll report-table report-top">
-                        <table className="admin-table">
-                          <caption>{t("admin.reports.top.salesCaption", { currency })}</caption>
-                          <thead>
-                            <tr>
-                              <th scope="col">{t("admin.reports.columns.rank")}</th>
-                              <th scope="col">{t("admin.reports.columns.item")}</th>
-                              <th scope="col">{t("admin.reports.columns.type")}</th>
-                              <th scope="col">{t("admin.reports.sales.columns.items")}</th>
-                              <th scope="col">{t("admin.reports.sales.columns.gross")}</th>
-                              <th scope="col">{t("admin.reports.sales.columns.refunded")}</th>
-                              <th scope="col">{t("admin.reports.sales.columns.net")}</th>
-                            </tr>
-                          </thead>
-                          <tbody>
-                            {rows.map((r, i) => (
-                              <tr key={r.contentId}>
-                                <td className="num">{i + 1}</td>
-                                <th scope="row">
-                                  {r.title} <code>{r.code}</code>
-                                </th>
-                                <td>{t(`admin.reports.types.${r.type}`)}</td>
-                                <td className="num">{count(r.items)}</td>
-                                <td className="num">{money(r.gross, c)}</td>
-                                <td className="num">{money(r.refunded, c)}</td>
-                                <td className="num">{money(r.net, c)}</td>
-                              </tr>
-                            ))}
-                          </tbody>
-                        </table>
-                      </div>
+                      <DataTable
+                        className="report-table report-top"
+                        caption={t("admin.reports.top.salesCaption", { currency })}
+                        columns={[
+                          t("admin.reports.columns.rank"),
+                          t("admin.reports.columns.item"),
+                          t("admin.reports.columns.type"),
+                          t("admin.reports.sales.columns.items"),
+                          t("admin.reports.sales.columns.gross"),
+                          t("admin.reports.sales.columns.refunded"),
+                          t("admin.reports.sales.columns.net"),
+                        ]}
+                        rows={rows}
+                        row={(r, i) => (
+                          <tr key={r.contentId}>
+                            <td className="num">{i + 1}</td>
+                            <th scope="row">
+                              {r.title} <code>{r.code}</code>
+                            </th>
+                            <td>{t(`admin.reports.types.${r.type}`)}</td>
+                            <td className="num">{count(r.items)}</td>
+                            <td className="num">{money(r.gross, c)}</td>
+                            <td className="num">{money(r.refunded, c)}</td>
+                            <td className="num">{money(r.net, c)}</td>
+                          </tr>
+                        )}
+                      />
                     </div>
                     <CsvLink kind="top-sales" query={loaded.query} currency={c} table={t("admin.reports.top.salesCaption", { currency })} />
                   </>
@@ -109,31 +106,27 @@ export default function TopItems() {
             <>
               <div className="report-pair">
                 <ReportChart scene={loaded.charts.downloads} label={t("admin.reports.top.downloadsChart")} />
-                <div className="admin-table-scroll report-table report-top">
-                  <table className="admin-table">
-                    <caption>{t("admin.reports.top.downloadsCaption")}</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">{t("admin.reports.columns.rank")}</th>
-                        <th scope="col">{t("admin.reports.columns.item")}</th>
-                        <th scope="col">{t("admin.reports.columns.type")}</th>
-                        <th scope="col">{t("admin.reports.downloads.columns.total")}</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {report.downloads.map((r, i) => (
-                        <tr key={r.contentId}>
-                          <td className="num">{i + 1}</td>
-                          <th scope="row">
-                            {r.title} <code>{r.code}</code>
-                          </th>
-                          <td>{t(`admin.reports.types.${r.type}`)}</td>
-                          <td className="num">{count(r.count)}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
+                <DataTable
+                  className="report-table report-top"
+                  caption={t("admin.reports.top.downloadsCaption")}
+                  columns={[
+                    t("admin.reports.columns.rank"),
+                    t("admin.reports.columns.item"),
+                    t("admin.reports.columns.type"),
+                    t("admin.reports.downloads.columns.total"),
+                  ]}
+                  rows={report.downloads}
+                  row={(r, i) => (
+                    <tr key={r.contentId}>
+                      <td className="num">{i + 1}</td>
+                      <th scope="row">
+                        {r.title} <code>{r.code}</code>
+                      </th>
+                      <td>{t(`admin.reports.types.${r.type}`)}</td>
+                      <td className="num">{count(r.count)}</td>
+                    </tr>
+                  )}
+                />
               </div>
               <CsvLink kind="top-downloads" query={loaded.query} table={t("admin.reports.top.downloadsCaption")} />
             </>

@@ -1,12 +1,12 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "../../i18n/react";
 import { consoleInquiryPage } from "../../market/support-console.server";
 import { INQUIRY_STATUSES, SUPPORT_CATEGORIES } from "../../market/support-rules";
 import supportStyles from "../../styles/admin-support.css";
 import { seoulText } from "../../utils/dates";
 import { requireOperator } from "../guard.server";
-import { AdminPagination } from "../parts";
+import { AdminPagination, FilterForm, InputField, optionsOf, SelectField } from "../parts";
 import { formObject, inquiryQuerySchema, seoulDayEnd, seoulDayStart } from "./forms.server";
 
 export { AdminError as ErrorBoundary } from "../parts";
@@ -46,40 +46,28 @@ export default function Inquiries() {
     <main className="admin-page">
       <h1>{t("admin.support.inquiries.title")}</h1>
       <p>{t("admin.support.inquiries.lead")}</p>
-      <Form method="get" className="admin-filters" aria-label={t("admin.support.inquiries.filter")}>
-        <label>
-          {t("admin.support.inquiries.status")}
-          <select name="status" defaultValue={query.status}>
-            <option value="">{t("admin.support.inquiries.allStatuses")}</option>
-            {INQUIRY_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(`admin.support.statuses.${s}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t("admin.support.inquiries.category")}
-          <select name="category" defaultValue={query.category}>
-            <option value="">{t("admin.support.inquiries.allCategories")}</option>
-            {SUPPORT_CATEGORIES.map((c) => (
-              <option key={c} value={c}>
-                {t(`admin.support.categories.${c}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t("admin.support.inquiries.from")}
-          <input type="date" name="from" defaultValue={query.from} />
-        </label>
-        <label>
-          {t("admin.support.inquiries.to")}
-          <input type="date" name="to" defaultValue={query.to} />
-        </label>
-        <button type="submit">{t("admin.support.inquiries.apply")}</button>
-        <Link to="/admin/inquiries">{t("admin.support.inquiries.reset")}</Link>
-      </Form>
+      <FilterForm
+        label={t("admin.support.inquiries.filter")}
+        apply={t("admin.support.inquiries.apply")}
+        reset={{ to: "/admin/inquiries", text: t("admin.support.inquiries.reset") }}
+      >
+        <SelectField
+          label={t("admin.support.inquiries.status")}
+          name="status"
+          value={query.status}
+          all={t("admin.support.inquiries.allStatuses")}
+          options={optionsOf(INQUIRY_STATUSES, (s) => t(`admin.support.statuses.${s}`))}
+        />
+        <SelectField
+          label={t("admin.support.inquiries.category")}
+          name="category"
+          value={query.category}
+          all={t("admin.support.inquiries.allCategories")}
+          options={optionsOf(SUPPORT_CATEGORIES, (c) => t(`admin.support.categories.${c}`))}
+        />
+        <InputField label={t("admin.support.inquiries.from")} name="from" type="date" value={query.from} />
+        <InputField label={t("admin.support.inquiries.to")} name="to" type="date" value={query.to} />
+      </FilterForm>
       <p>{t("admin.support.inquiries.count", { count: list.total })}</p>
       {list.rows.length === 0 ? (
         <p>{t("admin.support.inquiries.empty")}</p>

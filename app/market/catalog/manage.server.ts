@@ -5,6 +5,7 @@ import { MarketError } from "../errors";
 import { type Actor, recordAudit } from "../operators/audit.server";
 import { reindexContents } from "../search/indexer.server";
 import { PACKAGE_MEMBER_COLUMNS, saleUnit } from "./cards.server";
+import { nextSort } from "../sort-order.server";
 
 /**
  * The operator console's catalog (issue 17, "Catalog"): the list with its filters, one item's editable fields, the
@@ -343,15 +344,8 @@ export async function addToPackage(
     if (item.contents_type === "package") return { ok: false, problem: "package" };
     const before = await packageContents(trx, packageId);
     if (before.some((b) => b.id === item.id)) return { ok: false, problem: "already" };
-    const last = await trx
-      .selectFrom("package_items")
-      .select((eb) => eb.fn.max("sort").as("sort"))
-      .where("package_id", "=", packageId)
-      .executeTakeFirst();
-    await trx
-      .insertInto("package_items")
-      .values({ package_id: packageId, content_id: item.id, sort: Number(last?.sort ?? -1) + 1 })
-      .execute();
+    const sort = await nextSort(trx, "package_items", { package_id: packageId });
+    await trx.insertInto("package_items").values({ package_id: packageId, content_id: item.id, sort }).execute();
     await recordAudit(
       trx,
       actor,

@@ -8,7 +8,7 @@ import type { DB } from "../../db/db.server";
 import type { BannersTable } from "../../db/schema";
 import { MarketError } from "../errors";
 import { type Actor, recordAudit } from "../operators/audit.server";
-import { moveInOrder } from "./order.server";
+import { moveInScope, nextSort } from "../sort-order.server";
 import { type BannerKind, bannerLinkOk, MEDIA_PATH, type PublishingPage } from "./pages";
 
 export interface BannerDraft {
@@ -64,13 +64,7 @@ export async function saveBanner(db: DB, actor: Actor, id: number | null, d: Ban
   };
   return db.transaction().execute(async (trx) => {
     if (id === null) {
-      const last = await trx
-        .selectFrom("banners")
-        .select((eb) => eb.fn.max("sort").as("sort"))
-        .where("page", "=", d.page)
-        .where("kind", "=", d.kind)
-        .executeTakeFirst();
-      const sort = last?.sort == null ? 0 : Number(last.sort) + 1;
+      const sort = await nextSort(trx, "banners", { page: d.page, kind: d.kind });
       const row = await trx
         .insertInto("banners")
         .values({ ...values, sort })
@@ -82,16 +76,8 @@ export async function saveBanner(db: DB, actor: Actor, id: number | null, d: Ban
     const before = await trx.selectFrom("banners").selectAll().where("id", "=", id).executeTakeFirst();
     if (!before) throw new MarketError("NOT_FOUND", 404, "no such banner");
     // A banner moved to another page or kind goes last there.
-    let sort = before.sort;
-    if (before.page !== d.page || before.kind !== d.kind) {
-      const last = await trx
-        .selectFrom("banners")
-        .select((eb) => eb.fn.max("sort").as("sort"))
-        .where("page", "=", d.page)
-        .where("kind", "=", d.kind)
-        .executeTakeFirst();
-      sort = last?.sort == null ? 0 : Number(last.sort) + 1;
-    }
+    const sort =
+      before.page === d.page && before.kind === d.kind ? before.sort : await nextSort(trx, "banners", { page: d.page, kind: d.kind });
     await trx
       .updateTable("banners")
       .set({ ...values, sort })
@@ -138,20 +124,7 @@ export async function moveBanner(db: DB, actor: Actor, id: number, direction: "u
   await db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom("banners").select(["page", "kind"]).where("id", "=", id).executeTakeFirst();
     if (!row) throw new MarketError("NOT_FOUND", 404, "no such banner");
-    const siblings = await trx
-      .selectFrom("banners")
-      .select(["id", "sort"])
-      .where("page", "=", row.page)
-      .where("kind", "=", row.kind)
-      .orderBy("sort")
-      .orderBy("id")
-      .execute();
-    const order = moveInOrder(
-      siblings.map((s) => s.id),
-      id,
-      direction,
-    );
-    for (const [sort, sid] of order.entries()) await trx.updateTable("banners").set({ sort }).where("id", "=", sid).execute();
+    const { before, after } = await moveInScope(trx, "banners", { page: row.page, kind: row.kind }, id, direction);
     await recordAudit(
       trx,
       actor,
@@ -159,8 +132,8 @@ export async function moveBanner(db: DB, actor: Actor, id: number, direction: "u
         action: "banner.move",
         targetType: "banner",
         targetId: id,
-        before: { page: row.page, kind: row.kind, order: siblings.map((s) => s.id) },
-        after: { page: row.page, kind: row.kind, order },
+        before: { page: row.page, kind: row.kind, order: before },
+        after: { page: row.page, kind: row.kind, order: after },
       },
       now,
     );

@@ -8,7 +8,7 @@ import type { DB } from "../../db/db.server";
 import type { KeywordsTable } from "../../db/schema";
 import { MarketError } from "../errors";
 import { type Actor, recordAudit } from "../operators/audit.server";
-import { moveInOrder } from "./order.server";
+import { moveInScope, nextSort } from "../sort-order.server";
 import type { PublishingPage } from "./pages";
 
 /** The kind the storefront reads (listKeywords' default); the console keeps this one. */
@@ -68,15 +68,7 @@ export async function saveKeyword(db: DB, actor: Actor, id: number | null, d: Ke
     visible: d.visible ? 1 : 0,
   };
   return db.transaction().execute(async (trx) => {
-    const lastSort = async () => {
-      const last = await trx
-        .selectFrom("keywords")
-        .select((eb) => eb.fn.max("sort").as("sort"))
-        .where("page", "=", d.page)
-        .where("kind", "=", KEYWORD_KIND)
-        .executeTakeFirst();
-      return last?.sort == null ? 0 : Number(last.sort) + 1;
-    };
+    const lastSort = () => nextSort(trx, "keywords", { page: d.page, kind: KEYWORD_KIND });
     if (id === null) {
       const sort = await lastSort();
       const row = await trx
@@ -134,17 +126,7 @@ export async function moveKeyword(db: DB, actor: Actor, id: number, direction: "
   await db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom("keywords").select(["page", "kind"]).where("id", "=", id).executeTakeFirst();
     if (!row) throw new MarketError("NOT_FOUND", 404, "no such keyword");
-    const siblings = await trx
-      .selectFrom("keywords")
-      .select(["id"])
-      .where("page", "=", row.page)
-      .where("kind", "=", row.kind)
-      .orderBy("sort")
-      .orderBy("id")
-      .execute();
-    const was = siblings.map((s) => s.id);
-    const order = moveInOrder(was, id, direction);
-    for (const [sort, sid] of order.entries()) await trx.updateTable("keywords").set({ sort }).where("id", "=", sid).execute();
+    const { before: was, after: order } = await moveInScope(trx, "keywords", { page: row.page, kind: row.kind }, id, direction);
     await recordAudit(
       trx,
       actor,
