@@ -116,7 +116,7 @@ function rebuild(routes: RouteLike[], known: Remembered): RouteMatchLike[] | und
   const out: RouteMatchLike[] = [];
   let level: RouteLike[] | undefined = routes;
   for (let i = 0; i < known.at.length; i++) {
-    const route = level?.[known.at[i]];
+    const route: RouteLike | undefined = level?.[known.at[i]];
     if (!route) return undefined;
     out.push({ params, pathname: known.paths[i][0], pathnameBase: known.paths[i][1], route });
     level = route.children;
