@@ -41,6 +41,7 @@ import { createGate, GateFull } from "./app/utils/gate.server";
 import { checkHealth } from "./app/utils/health.server";
 import { ALLOWED_METHODS, bodyTypeRefusal, crossOriginRefusal, hostRefusal, requestAddress } from "./app/utils/http-guards.server";
 import { bodyParts, createPageCache, isCacheableRequest } from "./app/utils/page-cache.server";
+import { installRouteMatchMemo } from "./app/utils/route-matching.server";
 
 // WebAssembly runs on V8's baseline compiler (Liftoff) only. The store's WebAssembly is harfbuzz, which cuts the
 // font previews' subsets (and undici's HTTP parser for outgoing fetches): optimizing harfbuzz with TurboFan left
@@ -278,6 +279,9 @@ async function sendResponse(res: express.Response, response: Response) {
   });
 }
 
+// React Router's matchRoutes re-flattens the route tree on every call, some five times a render: memoized per
+// tree shape and path (app/utils/route-matching.server.ts).
+installRouteMatchMemo();
 const pageCache = createPageCache({ maxBytes: env.PAGE_CACHE_MB * 1024 * 1024 });
 let remixHandler = createRequestHandler(build, env.NODE_ENV);
 // Renders go through an admission gate: RENDER_CONCURRENCY at once until the response's head is ready (loaders and

@@ -1,148 +1,285 @@
-// npm run bench: the foundation's figures.
-//  1. seed time of a SEED_SIZE (default 100000) catalog into a fresh SQLite file
-//  2. server first start (migrate + seed the default catalog) until /healthz answers
-//  3. build size (server bundle, client JS total and gzipped)
-//  4. HTTP throughput and latency on the big catalog: home, a landing, and a minimal route as the floor
-import { spawn } from "node:child_process";
+// npm run bench: the store's HTTP figures in one run, one table.
+//
+// Expects a build (`npx remix build`). Starts the real server as `npm run serve` does (node flags and environment
+// read from package.json's "serve" script; NODE_ENV=production) on a SEED_SIZE-item SQLite catalog kept under
+// .cache/bench/seed-<SEED_SIZE>/ (the first run seeds it through the server's first start, some two minutes for
+// 100,000 items; later runs reuse it), signs the demo member in, and loads with autocannon (bench/http.ts), one
+// kind of request after the other at BENCH_CONNECTIONS connections for BENCH_SECONDS each (after BENCH_WARMUP
+// seconds of the same load, not counted):
+//   floor       a minimal Remix resource route (/api/v1/health), at the start and again at the end
+//   anonymous   home, a landing, a list, 400 item pages, 192 searches (served by the page micro-cache)
+//   member      the same pages signed in as the demo member (rendered for them)
+//   API         the search API; a download: the editor's token request (POST) and the file it links to
+// and samples the resident memory of the server (and of its workers, when WEB_CONCURRENCY starts some) every
+// 250 ms. Each row has requests/s, p50/p95/p99 in ms, errors, the ratio of its requests/s to the floor's (the
+// mean of the two floor rows: on a shared machine, compare ratios within one run) and the peak RSS during it.
+//
+//   npx remix build && npm run bench
+//
+// Settings: SEED_SIZE (100000), BENCH_SECONDS (8), BENCH_WARMUP (2), BENCH_CONNECTIONS (32), BENCH_PORT (3320),
+// BENCH_ONLY (row names separated by commas, e.g. "floor,member detail"), BENCH_NODE_ARGS (extra node flags for
+// the server, e.g. "--cpu-prof --cpu-prof-dir=.cache/prof"), BENCH_SERVER_ENV ("NAME=value ..." for the server),
+// BENCH_JSON (a file to write the figures to; .cache/bench/last.json by default). WEB_CONCURRENCY and every other
+// variable of the environment reach the server as they are.
+import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import zlib from "node:zlib";
-import { createDb, migrateToLatest } from "../app/db/db.server";
-import { seedDatabase } from "../app/db/seed/index.server";
-import { load } from "./http";
+import SQLite from "better-sqlite3";
+import { type Ask, type LoadResult, load } from "./http";
 import { AUDIO_PAGE_FILTERS, WORDS } from "./queries";
 import { serveCommand } from "./serve";
 
 const size = Number(process.env.SEED_SIZE ?? 100_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
-const out: Record<string, unknown> = { date: new Date().toISOString(), cpus: os.cpus().length, node: process.version };
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "market-bench-"));
+const warmupSeconds = Number(process.env.BENCH_WARMUP ?? 2);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const port = Number(process.env.BENCH_PORT ?? 3320);
+const only = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(",").map((s) => s.trim()) : null;
+const extraNodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
+const extraEnv = Object.fromEntries(
+  (process.env.BENCH_SERVER_ENV ?? "")
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+);
+const jsonFile = process.env.BENCH_JSON ?? ".cache/bench/last.json";
+const base = `http://127.0.0.1:${port}`;
+const dir = path.resolve(".cache/bench", `seed-${size}`);
+const DEMO_MEMBER = { email: "member@example.com", password: "market1234!" };
+const DEMO_LICENSE = { license_id: "VEDT-IND-0001-DEMO", hw_info: "HW-DEMO-IND-0001" };
 
-async function seedBench() {
-  const db = createDb(`file:${tmp}/big.sqlite`);
-  await migrateToLatest(db);
-  const t0 = performance.now();
-  await seedDatabase(db, { size, dataDir: tmp });
-  out.seedSeconds = Math.round((performance.now() - t0) / 100) / 10;
-  out.seedSize = size;
-  await db.destroy();
+if (!fs.existsSync("build/index.js")) {
+  console.error("bench/run.ts: no build/index.js; run `npx remix build` first");
+  process.exit(1);
+}
+fs.mkdirSync(dir, { recursive: true });
+
+// --- the server -------------------------------------------------------------------------------------------
+
+/** The server's process and its descendants (cluster workers). */
+function tree(pid: number): number[] {
+  const out = [pid];
+  try {
+    for (const task of fs.readdirSync(`/proc/${pid}/task`))
+      for (const child of fs.readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(/\s+/).filter(Boolean))
+        out.push(...tree(Number(child)));
+  } catch {}
+  return out;
+}
+/** Resident memory in MiB of the server and its workers together. */
+function rssOf(pid: number): number {
+  let kb = 0;
+  for (const p of tree(pid)) {
+    try {
+      kb += Number(/^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0);
+    } catch {}
+  }
+  return Math.round((kb / 1024) * 10) / 10;
 }
 
-function walk(dir: string): string[] {
-  return fs.existsSync(dir)
-    ? fs
-        .readdirSync(dir, { withFileTypes: true })
-        .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]))
-    : [];
-}
-
-function buildSize() {
-  const js = walk("public/build").filter((f) => f.endsWith(".js"));
-  const raw = js.reduce((n, f) => n + fs.statSync(f).size, 0);
-  const gz = js.reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(f)).length, 0);
-  out.build = {
-    serverKB: Math.round(fs.statSync("build/index.js").size / 1024),
-    clientJsKB: Math.round(raw / 1024),
-    clientJsGzipKB: Math.round(gz / 1024),
-    files: js.length,
-  };
-}
-
-async function startServer(dbUrl: string, dataDir: string, port: number, seedSize: number): Promise<{ stop: () => void; ms: number }> {
-  const t0 = performance.now();
-  // The node flags and environment of `npm run serve` (package.json), as production runs it.
-  const serve = serveCommand();
-  const child = spawn(process.execPath, serve.args, {
+const serve = serveCommand();
+const serverArgs = [...serve.args.slice(0, -1), ...extraNodeArgs, ...serve.args.slice(-1)];
+let stopping = false;
+async function startServer(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, serverArgs, {
     env: {
       ...process.env,
       ...serve.env,
       PORT: String(port),
       HOST: "127.0.0.1",
       NODE_ENV: "production",
-      DATABASE_URL: dbUrl,
-      DATA_DIR: dataDir,
-      SEED_SIZE: String(seedSize),
+      PUBLIC_URL: base,
+      DATABASE_URL: `file:${path.join(dir, "market.sqlite")}`,
+      DATA_DIR: dir,
+      SEED_SIZE: String(size),
       LOG_REQUESTS: "false",
       SESSION_SECRET: "bench-secret-bench-secret",
+      ...extraEnv,
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
+  child.on("exit", (code, signal) => {
+    if (stopping) return;
+    console.error(`bench/run.ts: the server exited (code ${code}, signal ${signal})`);
+    process.exit(1);
+  });
+  const t0 = performance.now();
   for (;;) {
     try {
-      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
-      if (res.ok) break;
+      if ((await fetch(`${base}/healthz`)).ok) break;
     } catch {}
-    if (performance.now() - t0 > 180_000) throw new Error("server did not start");
-    await new Promise((r) => setTimeout(r, 50));
+    if (performance.now() - t0 > 30 * 60_000) throw new Error("the server did not start in 30 minutes");
+    await new Promise((r) => setTimeout(r, 200));
   }
-  return { stop: () => child.kill("SIGTERM"), ms: Math.round(performance.now() - t0) };
+  console.error(`server ${child.pid} up in ${Math.round(performance.now() - t0)} ms`);
+  return child;
 }
 
-await seedBench();
-buildSize();
-const first = await startServer(`file:${tmp}/first.sqlite`, `${tmp}/first`, 3301, 300);
-out.firstStartMs = first.ms;
-first.stop();
-
-const big = await startServer(`file:${tmp}/big.sqlite`, tmp, 3302, size);
-const base = "http://127.0.0.1:3302";
-
-/** JavaScript a first visit downloads: the page's scripts and module preloads, gzipped. */
-async function firstVisitJs(path: string) {
-  const html = await (await fetch(base + path, { headers: { "accept-language": "en" } })).text();
-  const srcs = [...html.matchAll(/<(?:script[^>]+src|link[^>]+rel="modulepreload"[^>]+href)="([^"]+\.js)"/g)].map((m) => m[1]);
-  let gz = 0;
-  for (const src of new Set(srcs)) gz += zlib.gzipSync(Buffer.from(await (await fetch(base + src)).arrayBuffer())).length;
-  return Math.round(gz / 1024);
-}
-const db = createDb(`file:${tmp}/big.sqlite`);
-const sample = await db
-  .selectFrom("contents")
-  .select(["code", "contents_type"])
-  .where("status", "=", "active")
-  .orderBy("popularity", "desc")
-  .limit(400)
-  .execute();
-const category = await db
-  .selectFrom("taxonomy")
-  .select("id")
-  .where("kind", "=", "category")
-  .where("space", "=", "audio")
-  .executeTakeFirstOrThrow();
-await db.destroy();
-const details = sample.map((r) => `/contents/${r.contents_type}?code=${r.code}`);
-out.firstVisitJsGzipKB = {
-  home: await firstVisitJs("/"),
-  landing: await firstVisitJs("/audio"),
-  list: await firstVisitJs(`/list/audio/${category.id}`),
-  audioDetail: await firstVisitJs(details.find((d) => d.includes("/audio?")) ?? details[0]),
-  videoDetail: await firstVisitJs(details.find((d) => d.includes("/video?")) ?? details[0]),
+const server = await startServer();
+const pid = server.pid as number;
+const stopServer = () => {
+  stopping = true;
+  server.kill("SIGTERM");
 };
-const headers = { "accept-language": "en" };
+process.on("SIGINT", () => {
+  stopServer();
+  process.exit(130);
+});
+
+// --- what is asked for --------------------------------------------------------------------------------------
+
+const sqlite = new SQLite(path.join(dir, "market.sqlite"), { readonly: true });
+const details = (
+  sqlite.prepare("SELECT code, contents_type FROM contents WHERE status = 'active' ORDER BY popularity DESC LIMIT 400").all() as {
+    code: string;
+    contents_type: string;
+  }[]
+).map((r) => `/contents/${r.contents_type}?code=${r.code}`);
+const category = sqlite.prepare("SELECT id FROM taxonomy WHERE kind = 'category' AND space = 'audio' LIMIT 1").get() as { id: number };
+// A free item with a file, small enough that the download row measures the store, not the disk.
+const freeItem = sqlite
+  .prepare(
+    "SELECT code, file_path FROM contents WHERE status = 'active' AND price_type = 'free' AND file_path IS NOT NULL AND contents_type = 'icon' LIMIT 1",
+  )
+  .get() as { code: string; file_path: string };
+sqlite.close();
+const fileBytes = fs.statSync(path.join(dir, "storage", freeItem.file_path)).size;
 const searches = AUDIO_PAGE_FILTERS.flatMap((filter) => WORDS.map((w) => `/search/audio?keywords=${encodeURIComponent(w)}&${filter}`));
-out.http = {
-  connections: 32,
+const apiSearches = WORDS.map((w, i) => `/api/v1/search/${i % 2 ? "audio" : "all"}?keywords=${encodeURIComponent(w)}`);
+
+async function signIn(): Promise<string> {
+  const res = await fetch(`${base}/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: base },
+    body: new URLSearchParams(DEMO_MEMBER),
+  });
+  if (res.status !== 302) throw new Error(`sign-in of ${DEMO_MEMBER.email}: ${res.status}`);
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .filter((c) => !c.endsWith("="))
+    .join("; ");
+}
+const memberCookie = await signIn();
+// Browsers ask for compressed pages; the language is fixed so every row renders the same locale.
+const browser = { "accept-encoding": "gzip, deflate, br", "accept-language": "en-US,en;q=0.9", "user-agent": "Mozilla/5.0 bench" };
+const member = { ...browser, cookie: memberCookie };
+
+// The editor's download: a token request for a free item, then the file it links to (the next request uses the
+// link the previous answer gave).
+const download: Ask[] = [
+  {
+    method: "POST",
+    path: "/api/v1/contents/downloads/free",
+    headers: { ...browser, ...DEMO_LICENSE, "content-type": "application/json" },
+    body: JSON.stringify({ contents_list: [{ item_code: freeItem.code }] }),
+    onResponse: (_status, body, context) => {
+      try {
+        context.url = (JSON.parse(body) as { data?: { granted?: { url: string }[] } }).data?.granted?.[0]?.url;
+      } catch {
+        context.url = undefined;
+      }
+    },
+  },
+  {
+    method: "GET",
+    headers: browser,
+    setupRequest: (request, context) => (typeof context.url === "string" ? { ...request, path: context.url } : null),
+  },
+];
+
+const landing = "/audio";
+const list = `/list/audio/${category.id}`;
+const rows: { name: string; asks: Ask[]; headers: Record<string, string>; note?: string }[] = [
+  { name: "floor", asks: ["/api/v1/health"], headers: browser, note: "Remix resource route" },
+  { name: "anonymous home", asks: ["/"], headers: browser },
+  { name: "anonymous landing", asks: [landing], headers: browser },
+  { name: "anonymous list", asks: Array.from({ length: 20 }, (_, i) => `${list}?page=${i + 1}`), headers: browser },
+  { name: "anonymous detail", asks: details, headers: browser, note: "400 items" },
+  { name: "anonymous search", asks: searches, headers: browser, note: "192 searches" },
+  { name: "member home", asks: ["/"], headers: member },
+  { name: "member landing", asks: [landing], headers: member },
+  { name: "member list", asks: Array.from({ length: 20 }, (_, i) => `${list}?page=${i + 1}`), headers: member },
+  { name: "member detail", asks: details, headers: member, note: "400 items" },
+  { name: "member search", asks: searches, headers: member, note: "192 searches" },
+  { name: "search API", asks: apiSearches, headers: browser, note: "48 words" },
+  { name: "download", asks: download, headers: browser, note: `token + ${Math.round(fileBytes / 1024)} KiB file` },
+  { name: "floor (again)", asks: ["/api/v1/health"], headers: browser },
+];
+
+// --- the run ------------------------------------------------------------------------------------------------
+
+const idleRss = rssOf(pid);
+let peak = idleRss;
+let rowPeak = idleRss;
+const sampler = setInterval(() => {
+  const rss = rssOf(pid);
+  peak = Math.max(peak, rss);
+  rowPeak = Math.max(rowPeak, rss);
+}, 250);
+const results: { name: string; note?: string; result: LoadResult; rssPeak: number }[] = [];
+for (const row of rows) {
+  if (only && !only.includes(row.name) && !(row.name.startsWith("floor") && only.includes("floor"))) continue;
+  rowPeak = rssOf(pid);
+  const result = await load(base, row.asks, { connections, seconds, warmupSeconds, headers: row.headers });
+  results.push({ name: row.name, note: row.note, result, rssPeak: rowPeak });
+  console.error(`${row.name}: ${result.rps}/s p95 ${result.p95} ms`);
+}
+clearInterval(sampler);
+const finalRss = rssOf(pid);
+const processes = tree(pid).length;
+stopServer();
+
+// --- the table ----------------------------------------------------------------------------------------------
+
+const floors = results.filter((r) => r.name.startsWith("floor")).map((r) => r.result.rps);
+const floor = floors.length ? floors.reduce((a, b) => a + b, 0) / floors.length : Number.NaN;
+const ratio = (rps: number) => (Number.isFinite(floor) ? Math.round((rps / floor) * 100) / 100 : null);
+const header = ["", "req/s", "p50 ms", "p95 ms", "p99 ms", "errors", "× floor", "RSS MiB", ""];
+const lines = results.map((r) => [
+  r.name,
+  String(r.result.rps),
+  String(r.result.p50),
+  String(r.result.p95),
+  String(r.result.p99),
+  String(r.result.errors),
+  ratio(r.result.rps)?.toFixed(2) ?? "-",
+  String(r.rssPeak),
+  r.note ?? "",
+]);
+const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+const format = (cells: string[]) =>
+  cells
+    .map((c, i) => (i === 0 || i === cells.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+    .join("  ")
+    .trimEnd();
+const webConcurrency = process.env.WEB_CONCURRENCY ?? extraEnv.WEB_CONCURRENCY;
+console.log(
+  `${new Date().toISOString()}  node ${process.version}  ${os.cpus().length} cpus  ${size} items  ${connections} connections  ` +
+    `${seconds} s per row (after ${warmupSeconds} s warm-up)  WEB_CONCURRENCY=${webConcurrency ?? "unset"}  server processes: ${processes}`,
+);
+console.log(format(header));
+for (const l of lines) console.log(format(l));
+console.log(`server RSS: idle ${idleRss} MiB, peak ${peak} MiB, final ${finalRss} MiB (with its workers, if any)`);
+
+const out = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: os.cpus().length,
+  seedSize: size,
+  connections,
   seconds,
-  floor_healthz: await load(base, ["/healthz"], 32, seconds, headers),
-  floor_remix_resource: await load(base, ["/api/v1/health"], 32, seconds, headers),
-  home: await load(base, ["/"], 32, seconds, headers),
-  landings: await load(base, ["/video", "/icon", "/audio", "/font", "/package", "/benefit"], 32, seconds, headers),
-  lists: await load(
-    base,
-    Array.from({ length: 20 }, (_, i) => `/list/audio/${category.id}?page=${i + 1}`),
-    32,
-    seconds,
-    headers,
-  ),
-  details400: await load(base, details, 32, seconds, headers),
-  pricing: await load(base, ["/price", "/price/video", "/price/audio-bgm"], 32, seconds, headers),
-  uncached_signed_in_like_detail: await load(base, details, 32, seconds, { ...headers, cookie: "ngt=bench" }),
-  // 192 different searches (48 words × 4 filter sets) on the audio search page, then the same without the
-  // page micro-cache (a cookie takes a visitor past it).
-  search_audio: await load(base, searches, 32, seconds, headers),
-  search_audio_uncached: await load(base, searches, 32, seconds, { ...headers, cookie: "ngt=bench" }),
+  warmupSeconds,
+  webConcurrency: webConcurrency ?? null,
+  serverProcesses: processes,
+  serverArgs,
+  serverEnv: { ...serve.env, ...extraEnv },
+  floorRps: Number.isFinite(floor) ? Math.round(floor) : null,
+  rows: results.map((r) => ({ name: r.name, note: r.note, ...r.result, ratioToFloor: ratio(r.result.rps), rssPeakMiB: r.rssPeak })),
+  rssMiB: { idle: idleRss, peak, final: finalRss },
 };
-big.stop();
-fs.rmSync(tmp, { recursive: true, force: true });
-console.log(JSON.stringify(out, null, 2));
+fs.mkdirSync(path.dirname(path.resolve(jsonFile)), { recursive: true });
+fs.writeFileSync(jsonFile, JSON.stringify(out, null, 2));
+process.exit(0);

@@ -16,8 +16,8 @@
 // flags for the server, e.g. "--heapsnapshot-signal=SIGUSR2"), SOAK_SERVER_ENV (extra server environment as
 // NAME=value pairs separated by spaces, e.g. "PAGE_CACHE_MAX_MB=16"), SOAK_ACCEPT_ENCODING (what the visitors'
 // browsers accept; "gzip, deflate, br" as Chromium), SOAK_JSON (a file to write the figures to).
-// The load generator is the closed loop of bench/http.ts's kind (node:http with keep-alive, no pipelining);
-// autocannon is not a dependency of the project.
+// The load generator is a closed loop of its own (node:http with keep-alive, no pipelining) that samples memory and
+// tallies page-cache hits per kind of request; bench/run.ts measures throughput with autocannon.
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";

@@ -32,10 +32,24 @@ function createServerI18n(locale: Locale): i18n {
   return instance;
 }
 
+/**
+ * A text without values is the same for every render (the resources are bundled): each language keeps the answers
+ * for its keys, found ones only (a missing key answers itself and is not kept), so the memo is bounded by the
+ * bundle's keys. Texts with values are translated every time.
+ */
 const translators = Object.fromEntries(
   supportedLanguages.map((locale) => {
     const t = createServerI18n(locale).getFixedT(locale);
-    return [locale, ((key, values) => t(key, values ?? {})) as TFunction];
+    const plain = new Map<string, string>();
+    const translate = (key: string, values?: Record<string, unknown>) => {
+      if (values) return t(key, values);
+      const known = plain.get(key);
+      if (known !== undefined) return known;
+      const text = t(key, {});
+      if (typeof text === "string" && text !== key) plain.set(key, text);
+      return text;
+    };
+    return [locale, translate as TFunction];
   }),
 ) as Record<Locale, TFunction>;
 
