@@ -23,7 +23,13 @@ if (process.argv.includes("--reset")) {
 }
 await migrateToLatest(db);
 const t0 = Date.now();
-const result = await seedDatabase(db, { size: env.SEED_SIZE, dataDir: env.DATA_DIR, storage: createStorage(env), mediaCacheDir: env.MEDIA_CACHE_DIR, log: console.log });
+const result = await seedDatabase(db, {
+  size: env.SEED_SIZE,
+  dataDir: env.DATA_DIR,
+  storage: createStorage(env),
+  mediaCacheDir: env.MEDIA_CACHE_DIR,
+  log: console.log,
+});
 if (result.skipped) console.log(`already seeded (${await countRows(db, "contents")} items); use --reset to rebuild`);
 else console.log(`seeded ${result.contents} items in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 await db.destroy();

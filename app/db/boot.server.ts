@@ -90,7 +90,13 @@ export async function bootDatabase(
       const t0 = Date.now();
       if (options.seedProcess === "child" && fs.existsSync(path.resolve("scripts/seed.ts")) && !(await isSeeded(db)))
         await seedInChild(log);
-      const result = await seedDatabase(db, { size: env.SEED_SIZE, dataDir: env.DATA_DIR, storage: createStorage(env), mediaCacheDir: env.MEDIA_CACHE_DIR, log });
+      const result = await seedDatabase(db, {
+        size: env.SEED_SIZE,
+        dataDir: env.DATA_DIR,
+        storage: createStorage(env),
+        mediaCacheDir: env.MEDIA_CACHE_DIR,
+        log,
+      });
       if (!result.skipped) log(`demo catalog of ${result.contents} items written in ${Date.now() - t0} ms`);
     }
   }

@@ -6,7 +6,18 @@ import type { DB } from "../db.server";
 import type { ContentsType, NewContent, PriceType } from "../schema";
 import { COMPANY, FAQ, NOTICE_TITLES, POLICIES } from "./documents";
 import { EVENT_IMAGES } from "./event-images";
-import { audioMedia, BANNER_COUNT, BGM_COUNT, FONTS, ICON_COUNT, POSTER_COUNT, publishMediaPool, SE_COUNT, sceneMedia, writeMediaPool } from "./media.server";
+import {
+  audioMedia,
+  BANNER_COUNT,
+  BGM_COUNT,
+  FONTS,
+  ICON_COUNT,
+  POSTER_COUNT,
+  publishMediaPool,
+  SE_COUNT,
+  sceneMedia,
+  writeMediaPool,
+} from "./media.server";
 import { createRandom, type Random } from "./random";
 import { seedBusinessRequests } from "./requests";
 import { SCENES } from "./scenes";

@@ -390,9 +390,16 @@ export async function writeMediaPool(
 }
 
 /** The pool's folders below DATA_DIR: the public previews and the private originals the demo catalog names. */
-const POOL_FOLDERS = ["media/icons", "media/posters", "media/banners", "media/notice", "media/audio", "media/clips", "media/scenes", "media/events"].concat(
-  ["storage/icons", "storage/videos", "storage/audio", "storage/fonts"],
-);
+const POOL_FOLDERS = [
+  "media/icons",
+  "media/posters",
+  "media/banners",
+  "media/notice",
+  "media/audio",
+  "media/clips",
+  "media/scenes",
+  "media/events",
+].concat(["storage/icons", "storage/videos", "storage/audio", "storage/fonts"]);
 
 /**
  * Copies the media pool written under `dataDir` into an object store (STORAGE_URL), once: the store's own marker

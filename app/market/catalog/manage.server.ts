@@ -4,8 +4,8 @@ import type { ContentStatus, ContentsType, PriceType } from "../../db/schema";
 import { MarketError } from "../errors";
 import { type Actor, recordAudit } from "../operators/audit.server";
 import { reindexContents } from "../search/indexer.server";
-import { PACKAGE_MEMBER_COLUMNS, saleUnit } from "./cards.server";
 import { nextSort } from "../sort-order.server";
+import { PACKAGE_MEMBER_COLUMNS, saleUnit } from "./cards.server";
 
 /**
  * The operator console's catalog (issue 17, "Catalog"): the list with its filters, one item's editable fields, the
