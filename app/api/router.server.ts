@@ -2,7 +2,6 @@ import type { AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
 import { isDatabaseUnavailable, reportDatabaseUnavailable } from "../db/errors";
 import { isLocale, type Locale } from "../i18n/config";
-import { resources } from "../i18n/resources";
 import { MarketError } from "../market/errors";
 import { RateLimited } from "../market/rate-limits.server";
 import { closedTarget, serviceModes } from "../market/service-modes.server";

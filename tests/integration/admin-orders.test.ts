@@ -15,7 +15,7 @@ import { placeOrder } from "../../app/market/orders/orders.server";
 import { createTestApp } from "../support/app";
 import { createTestDb } from "../support/db";
 import { ENGINE } from "../support/engine";
-import { adminPost, signInOperator } from "../support/operator";
+import { signInOperator } from "../support/operator";
 import { newShopper } from "../support/shopper";
 
 type Shopper = Awaited<ReturnType<typeof newShopper>>;

@@ -31,6 +31,7 @@ const DYNAMIC_SITES = [
   "app/api/support.server.ts: code",
   "app/api/users.server.ts: CHANNEL_CODES[result.problem]",
   "app/api/users.server.ts: code",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a call site, not a template
   "app/market/orders/cancel.server.ts: `REFUND_${quote.reason.toUpperCase()}`",
   "app/market/orders/flows.server.ts: code",
 ];

@@ -309,7 +309,6 @@ export async function reconcileCancellations(
   graceMs = CANCEL_GRACE_MS,
 ): Promise<{ repaired: number; unresolved: number }> {
   const before = new Date(now.getTime() - graceMs).toISOString();
-  const at = now.toISOString();
   const stale = await db
     .selectFrom("refunds")
     .select("order_id")
