@@ -1,4 +1,5 @@
-import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { webStream } from "../integrations/storage/serve.server";
 import { inquiryAttachment } from "../market/support.server";
 import { requireViewer } from "../utils/auth.server";
 import { positiveId } from "../utils/input.server";
@@ -25,5 +26,5 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (request.method === "HEAD") return new Response(null, { headers });
   const body = await context.storage.get(found.key);
   if (!body) return new Response("Not found", { status: 404, headers: { "Cache-Control": "private, no-store" } });
-  return new Response(createReadableStreamFromReadable(body), { headers });
+  return new Response(webStream(body), { headers });
 }

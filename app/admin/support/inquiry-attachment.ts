@@ -1,4 +1,5 @@
-import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { webStream } from "../../integrations/storage/serve.server";
 import { inquiryAttachmentForOperator } from "../../market/support.server";
 import { requireOperator } from "../guard.server";
 import { positiveIdSchema } from "./forms.server";
@@ -23,5 +24,5 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (request.method === "HEAD") return new Response(null, { headers });
   const body = await context.storage.get(found.key);
   if (!body) return new Response("Not found", { status: 404, headers: { "Cache-Control": "private, no-store" } });
-  return new Response(createReadableStreamFromReadable(body), { headers });
+  return new Response(webStream(body), { headers });
 }

@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isSafeKey, type Storage } from "./storage";
 
@@ -41,7 +42,7 @@ export async function serveStored(
   if (size === 0) return new Response("", { status, headers: out });
   const body = await storage.get(key, range ?? undefined);
   if (!body) return null;
-  return new Response(createReadableStreamFromReadable(body), { status, headers: out });
+  return new Response(webStream(body), { status, headers: out });
 }
 
 /**
@@ -105,4 +106,15 @@ export async function serveMedia(
     { "Content-Type": MEDIA_TYPES[ext] ?? "application/octet-stream", "Cache-Control": "public, max-age=86400" },
     { conditional: true },
   );
+}
+
+/**
+ * A stored file's stream as a response body. When the client goes away, Remix's pump destroys the source with the
+ * cancel reason (ERR_STREAM_PREMATURE_CLOSE) after taking its own error listener off, so the file stream's late
+ * 'error' would have no listener and end the process: this one keeps it (errors while reading still reach the
+ * pump's listener and fail the response).
+ */
+export function webStream(body: Readable): ReadableStream<Uint8Array> {
+  body.on("error", () => {});
+  return createReadableStreamFromReadable(body);
 }
