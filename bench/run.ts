@@ -21,14 +21,13 @@
 // the server, e.g. "--cpu-prof --cpu-prof-dir=.cache/prof"), BENCH_SERVER_ENV ("NAME=value ..." for the server),
 // BENCH_JSON (a file to write the figures to; .cache/bench/last.json by default). WEB_CONCURRENCY and every other
 // variable of the environment reach the server as they are.
-import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { type Ask, type LoadResult, load } from "./http";
 import { AUDIO_PAGE_FILTERS, WORDS } from "./queries";
-import { serveCommand } from "./serve";
+import { startBenchServer, workersOf } from "./serve";
 
 const size = Number(process.env.SEED_SIZE ?? 100_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -57,20 +56,10 @@ fs.mkdirSync(dir, { recursive: true });
 
 // --- the server -------------------------------------------------------------------------------------------
 
-/** The server's process and its descendants (cluster workers). */
-function tree(pid: number): number[] {
-  const out = [pid];
-  try {
-    for (const task of fs.readdirSync(`/proc/${pid}/task`))
-      for (const child of fs.readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(/\s+/).filter(Boolean))
-        out.push(...tree(Number(child)));
-  } catch {}
-  return out;
-}
-/** Resident memory in MiB of the server and its workers together. */
+/** Resident memory in MiB of the server and its workers together (not the seed child or esbuild). */
 function rssOf(pid: number): number {
   let kb = 0;
-  for (const p of tree(pid)) {
+  for (const p of [pid, ...workersOf(pid)]) {
     try {
       kb += Number(/^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0);
     } catch {}
@@ -78,54 +67,8 @@ function rssOf(pid: number): number {
   return Math.round((kb / 1024) * 10) / 10;
 }
 
-const serve = serveCommand();
-const serverArgs = [...serve.args.slice(0, -1), ...extraNodeArgs, ...serve.args.slice(-1)];
-let stopping = false;
-async function startServer(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, serverArgs, {
-    env: {
-      ...process.env,
-      ...serve.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      NODE_ENV: "production",
-      PUBLIC_URL: base,
-      DATABASE_URL: `file:${path.join(dir, "market.sqlite")}`,
-      DATA_DIR: dir,
-      SEED_SIZE: String(size),
-      LOG_REQUESTS: "false",
-      SESSION_SECRET: "bench-secret-bench-secret",
-      ...extraEnv,
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  child.on("exit", (code, signal) => {
-    if (stopping) return;
-    console.error(`bench/run.ts: the server exited (code ${code}, signal ${signal})`);
-    process.exit(1);
-  });
-  const t0 = performance.now();
-  for (;;) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) break;
-    } catch {}
-    if (performance.now() - t0 > 30 * 60_000) throw new Error("the server did not start in 30 minutes");
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  console.error(`server ${child.pid} up in ${Math.round(performance.now() - t0)} ms`);
-  return child;
-}
-
-const server = await startServer();
-const pid = server.pid as number;
-const stopServer = () => {
-  stopping = true;
-  server.kill("SIGTERM");
-};
-process.on("SIGINT", () => {
-  stopServer();
-  process.exit(130);
-});
+const server = await startBenchServer({ name: "bench/run.ts", port, dir, size, extraNodeArgs, extraEnv });
+const pid = server.pid;
 
 // --- what is asked for --------------------------------------------------------------------------------------
 
@@ -229,8 +172,8 @@ for (const row of rows) {
 }
 clearInterval(sampler);
 const finalRss = rssOf(pid);
-const processes = tree(pid).length;
-stopServer();
+const processes = 1 + workersOf(pid).length;
+server.stop();
 
 // --- the table ----------------------------------------------------------------------------------------------
 
@@ -274,8 +217,8 @@ const out = {
   warmupSeconds,
   webConcurrency: webConcurrency ?? null,
   serverProcesses: processes,
-  serverArgs,
-  serverEnv: { ...serve.env, ...extraEnv },
+  serverArgs: server.args,
+  serverEnv: server.env,
   floorRps: Number.isFinite(floor) ? Math.round(floor) : null,
   rows: results.map((r) => ({ name: r.name, note: r.note, ...r.result, ratioToFloor: ratio(r.result.rps), rssPeakMiB: r.rssPeak })),
   rssMiB: { idle: idleRss, peak, final: finalRss },

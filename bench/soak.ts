@@ -18,14 +18,13 @@
 // browsers accept; "gzip, deflate, br" as Chromium), SOAK_JSON (a file to write the figures to).
 // The load generator is a closed loop of its own (node:http with keep-alive, no pipelining) that samples memory and
 // tallies page-cache hits per kind of request; bench/run.ts measures throughput with autocannon.
-import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { AUDIO_PAGE_FILTERS, WORDS } from "./queries";
-import { serveCommand } from "./serve";
+import { startBenchServer, workersOf } from "./serve";
 
 const size = Number(process.env.SEED_SIZE ?? 100_000);
 const seconds = Number(process.env.SOAK_SECONDS ?? 300);
@@ -43,8 +42,6 @@ const base = `http://127.0.0.1:${port}`;
 const dir = path.resolve(".cache/soak", `seed-${size}`);
 const DEMO_PASSWORD = "market1234!";
 const DEMO_MEMBERS = ["member@example.com", "business@example.com"];
-
-const serve = serveCommand();
 
 if (!fs.existsSync("build/index.js")) {
   console.error("bench/soak.ts: no build/index.js; run `npx remix build` first");
@@ -66,28 +63,6 @@ function memoryOf(pid: number): { rss: number; anon: number; file: number } | nu
   }
 }
 
-/** The started process's children that run server.ts: the cluster's workers (not the seed child or esbuild). */
-function workersOf(pid: number): number[] {
-  const children: number[] = [];
-  try {
-    for (const task of fs.readdirSync(`/proc/${pid}/task`))
-      for (const word of fs.readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(/\s+/)) if (word) children.push(Number(word));
-  } catch {
-    return [];
-  }
-  return children.filter((child) => {
-    try {
-      // cluster.fork runs the primary's script by its absolute path.
-      return fs
-        .readFileSync(`/proc/${child}/cmdline`, "utf8")
-        .split("\0")
-        .some((arg) => arg === "server.ts" || arg.endsWith("/server.ts"));
-    } catch {
-      return false;
-    }
-  });
-}
-
 /** CPU time the process has used, in seconds (user + system; /proc counts in ticks of 1/100 s on Linux). */
 function cpuOf(pid: number): number {
   try {
@@ -98,56 +73,8 @@ function cpuOf(pid: number): number {
   }
 }
 
-async function startServer(): Promise<ChildProcess> {
-  // Extra flags go last before the script, so they override the serve script's own.
-  const args = [...serve.args.slice(0, -1), ...extraNodeArgs, ...serve.args.slice(-1)];
-  const child = spawn(process.execPath, args, {
-    env: {
-      ...process.env,
-      ...serve.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      NODE_ENV: "production",
-      PUBLIC_URL: base,
-      DATABASE_URL: `file:${path.join(dir, "market.sqlite")}`,
-      DATA_DIR: dir,
-      SEED_SIZE: String(size),
-      LOG_REQUESTS: "false",
-      SESSION_SECRET: "soak-secret-soak-secret",
-      ...extraEnv,
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  child.on("exit", (code, signal) => {
-    if (!stopping) {
-      console.error(`bench/soak.ts: the server exited during the soak (code ${code}, signal ${signal})`);
-      process.exit(1);
-    }
-  });
-  const t0 = performance.now();
-  // A first start seeds the catalog (about a minute and a half for 100,000 items on two cores).
-  for (;;) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) break;
-    } catch {}
-    if (performance.now() - t0 > 30 * 60_000) throw new Error("the server did not start in 30 minutes");
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  console.error(`server ${child.pid} up in ${Math.round(performance.now() - t0)} ms (${args.join(" ")})`);
-  return child;
-}
-
-let stopping = false;
-const server = await startServer();
-const pid = server.pid as number;
-const stopServer = () => {
-  stopping = true;
-  server.kill("SIGTERM");
-};
-process.on("SIGINT", () => {
-  stopServer();
-  process.exit(130);
-});
+const server = await startBenchServer({ name: "bench/soak.ts", port, dir, size, extraNodeArgs, extraEnv });
+const pid = server.pid;
 
 // --- what the visitors ask for -----------------------------------------------------------------------------
 
@@ -426,7 +353,7 @@ const cpuSeconds = cpuOfAll() - cpu0;
 clearInterval(sampler);
 sample(t0);
 agent.destroy();
-stopServer();
+server.stop();
 
 // --- figures -------------------------------------------------------------------------------------------------
 
@@ -485,8 +412,8 @@ const out = {
   seedSize: size,
   seconds: r1(elapsed),
   connections,
-  serverArgs: [...serve.args.slice(0, -1), ...extraNodeArgs, ...serve.args.slice(-1)],
-  serverEnv: { ...serve.env, ...extraEnv },
+  serverArgs: server.args,
+  serverEnv: server.env,
   // Per process: the primary and each worker (or the one server when WEB_CONCURRENCY=1).
   rssMiB: Object.fromEntries(names.map((name) => [name, rssOf(name)])),
   // The sum over every process at each sample's time: what the machine gives the store.
