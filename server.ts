@@ -40,8 +40,9 @@ import { parseEnv } from "./app/utils/env.server";
 import { createGate, GateFull } from "./app/utils/gate.server";
 import { checkHealth } from "./app/utils/health.server";
 import { ALLOWED_METHODS, bodyTypeRefusal, crossOriginRefusal, hostRefusal, requestAddress } from "./app/utils/http-guards.server";
-import { bodyParts, createPageCache, isCacheableRequest } from "./app/utils/page-cache.server";
+import { cacheAudience, createPageCache, pageBody } from "./app/utils/page-cache.server";
 import { installRouteMatchMemo } from "./app/utils/route-matching.server";
+import { sharedShopperPage } from "./app/utils/shared-pages.server";
 
 // WebAssembly runs on V8's baseline compiler (Liftoff) only. The store's WebAssembly is harfbuzz, which cuts the
 // font previews' subsets (and undici's HTTP parser for outgoing fetches): optimizing harfbuzz with TurboFan left
@@ -304,14 +305,19 @@ app.all("*", async (req, res, next) => {
     if (!address) return refuse(req, res, 400, "Bad request address");
     const request = remixRequest(req, res, address);
     const context = await getLoadContext(req, res, request);
-    if (dev || !isCacheableRequest(req.method, req.path, (name) => req.get(name))) {
+    const audience = dev ? null : cacheAudience(req.method, req.path, (name) => req.get(name));
+    // A shopper (a member, or a visitor with a cart) shares the page with those it is the same for, unless their
+    // part of it cannot be shared (app/utils/shared-pages.server.ts).
+    const shared = audience === "shopper" ? await sharedShopperPage(request, context) : null;
+    if (!audience || (audience === "shopper" && !shared)) {
       const response = await handleRequest(request, context);
       response.headers.delete(PAGE_CACHE_HEADER);
       return await sendResponse(res, response);
     }
-    // Anonymous GET: served from the page micro-cache when the route opted in. The render is not tied to
-    // this visitor's connection, since other visitors may be waiting for it. Nothing in it comes from the
-    // Host header (the address is PUBLIC_URL's), so the key is the modes, the content version, the language and the path.
+    // Served from the page micro-cache when the route opted in. The render is not tied to this visitor's
+    // connection, since other visitors may be waiting for it. Nothing in it comes from the Host header (the address
+    // is PUBLIC_URL's), so the key is the modes, the content version, the language, the path and, for a shopper,
+    // their part of the page.
     const [serviceMode, published] = await Promise.all([serviceModes(db, env.HOME_MODE), contentVersion(db)]);
     const modes = `${modesFingerprint(serviceMode)} v${published}`;
     if (modes !== modesSeen) {
@@ -319,15 +325,24 @@ app.all("*", async (req, res, next) => {
       modesSeen = modes;
     }
     // They are part of the key too, so a render begun under the old ones is never served under the new ones.
-    const key = `${modes} ${context.locale} ${req.originalUrl}`;
-    const { page, hit } = await pageCache.get(key, context.cspNonce, () =>
-      handleRequest(new Request(address, { method: "GET", headers: request.headers }), context),
-    );
+    const key = `${modes} ${context.locale} ${req.originalUrl}${shared ? ` ${shared.key}` : ""}`;
+    const renderContext = shared?.renderContext ?? context;
+    const { page, hit, stale } = await pageCache.get(key, { nonce: context.cspNonce, ...shared?.renderValues }, async () => {
+      const response = await handleRequest(new Request(address, { method: "GET", headers: request.headers }), renderContext);
+      // A loader read more of the shopper than the key holds: the page is theirs alone.
+      if (shared?.touched()) response.headers.delete(PAGE_CACHE_HEADER);
+      return response;
+    });
     res.status(page.status);
     for (const [name, value] of page.headers) if (name !== "content-length") res.append(name, value);
-    res.setHeader("X-Cache", hit ? "HIT" : "MISS");
-    // The page's bytes go out as they are, with this visitor's nonce between them (no copy per visitor).
-    const parts = bodyParts(page, context.cspNonce);
+    res.setHeader("X-Cache", stale ? "STALE" : hit ? "HIT" : "MISS");
+    // A stored page goes out compressed as it is kept, with this response's values spliced in (nothing compressed
+    // per response); a page just rendered goes out as text through the compression above.
+    const { parts, encoding } = pageBody(page, { nonce: context.cspNonce, ...shared?.values }, req.acceptsEncodings("gzip") === "gzip");
+    if (encoding) {
+      res.setHeader("Content-Encoding", encoding);
+      res.vary("Accept-Encoding");
+    }
     res.setHeader("Content-Length", String(parts.reduce((n, part) => n + part.length, 0)));
     res.cork();
     for (const part of parts) res.write(part);

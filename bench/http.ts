@@ -3,6 +3,7 @@
 // rotating list of requests. Latency percentiles are computed from every response's own time (autocannon's
 // summary has p97.5 but no p95). Loopback targets only.
 //   node --import tsx bench/http.ts http://127.0.0.1:3000 /video /audio --connections 32 --seconds 10
+import http from "node:http";
 import autocannon from "autocannon";
 
 export interface LoadResult {
@@ -69,6 +70,40 @@ export async function load(base: string, asks: Ask[], options: LoadOptions): Pro
     max: r(sorted[sorted.length - 1] ?? 0),
     mibPerSecond: r(result.throughput.average / 1048576),
   };
+}
+
+/**
+ * Asks each path `times` times, each on a connection of its own (a cluster's primary hands connections to its
+ * workers in turn, so every worker's page cache gets each page), `concurrency` at once. Answers the statuses seen.
+ */
+export async function prime(
+  base: string,
+  paths: string[],
+  options: { headers?: Record<string, string>; times: number; concurrency?: number },
+): Promise<Record<string, number>> {
+  const queue = paths.flatMap((path) => Array.from({ length: options.times }, () => path));
+  const statuses: Record<string, number> = {};
+  const one = (path: string) =>
+    new Promise<void>((resolve) => {
+      const req = http.get(`${base}${path}`, { agent: false, headers: options.headers, timeout: 60_000 }, (res) => {
+        statuses[res.statusCode ?? 0] = (statuses[res.statusCode ?? 0] ?? 0) + 1;
+        res.resume();
+        res.on("end", () => resolve());
+        res.on("error", () => resolve());
+      });
+      req.on("timeout", () => req.destroy());
+      req.on("error", () => {
+        statuses.error = (statuses.error ?? 0) + 1;
+        resolve();
+      });
+    });
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: options.concurrency ?? 8 }, async () => {
+      while (next < queue.length) await one(queue[next++]);
+    }),
+  );
+  return statuses;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -8,10 +8,13 @@
 // seconds of the same load, not counted):
 //   floor       a minimal Remix resource route (/api/v1/health), at the start and again at the end
 //   anonymous   home, a landing, a list, 400 item pages, 192 searches (served by the page micro-cache)
-//   member      the same pages signed in as the demo member (rendered for them)
+//   member      the same pages signed in as the demo member (pages shared by members, with the member's parts
+//               filled in per response), and the item pages rendered for the member alone ("uncached")
 //   API         the search API; a download: the editor's token request (POST) and the file it links to
-// and samples the resident memory of the server (and of its workers, when WEB_CONCURRENCY starts some) every
-// 250 ms. Each row has requests/s, p50/p95/p99 in ms, errors, the ratio of its requests/s to the floor's (the
+// Before a row of pages is measured, each of its pages is asked on new connections until every worker's page cache
+// holds it (bench/http.ts prime): figures for warm caches, as a store serves its pages most of the time; the
+// "uncached" row is not primed. It samples the resident memory of the server (and of its workers, when
+// WEB_CONCURRENCY starts some) every 250 ms. Each row has requests/s, p50/p95/p99 in ms, errors, the ratio of its requests/s to the floor's (the
 // mean of the two floor rows: on a shared machine, compare ratios within one run) and the peak RSS during it.
 //
 //   npx remix build && npm run bench
@@ -25,7 +28,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { type Ask, type LoadResult, load } from "./http";
+import { type Ask, type LoadResult, load, prime } from "./http";
 import { AUDIO_PAGE_FILTERS, WORDS } from "./queries";
 import { startBenchServer, workersOf } from "./serve";
 
@@ -135,7 +138,7 @@ const download: Ask[] = [
 
 const landing = "/audio";
 const list = `/list/audio/${category.id}`;
-const rows: { name: string; asks: Ask[]; headers: Record<string, string>; note?: string }[] = [
+const rows: { name: string; asks: Ask[]; headers: Record<string, string>; note?: string; cold?: boolean }[] = [
   { name: "floor", asks: ["/api/v1/health"], headers: browser, note: "Remix resource route" },
   { name: "anonymous home", asks: ["/"], headers: browser },
   { name: "anonymous landing", asks: [landing], headers: browser },
@@ -147,6 +150,15 @@ const rows: { name: string; asks: Ask[]; headers: Record<string, string>; note?:
   { name: "member list", asks: Array.from({ length: 20 }, (_, i) => `${list}?page=${i + 1}`), headers: member },
   { name: "member detail", asks: details, headers: member, note: "400 items" },
   { name: "member search", asks: searches, headers: member, note: "192 searches" },
+  // The same item pages rendered for the member alone (a cookie the store does not know keeps a page out of the
+  // shared cache): what a render costs.
+  {
+    name: "member detail uncached",
+    asks: details,
+    headers: { ...member, cookie: `${memberCookie}; unshared=1` },
+    note: "rendered per request",
+    cold: true,
+  },
   { name: "search API", asks: apiSearches, headers: browser, note: "48 words" },
   { name: "download", asks: download, headers: browser, note: `token + ${Math.round(fileBytes / 1024)} KiB file` },
   { name: "floor (again)", asks: ["/api/v1/health"], headers: browser },
@@ -166,6 +178,10 @@ const results: { name: string; note?: string; result: LoadResult; rssPeak: numbe
 for (const row of rows) {
   if (only && !only.includes(row.name) && !(row.name.startsWith("floor") && only.includes("floor"))) continue;
   rowPeak = rssOf(pid);
+  // Pages are measured as a store serves its pages most of the time: each is first asked on new connections until
+  // every worker's page cache holds it (a cache per worker). Rows marked cold are not primed.
+  const pages = row.asks.filter((ask): ask is string => typeof ask === "string" && !ask.startsWith("/api/"));
+  if (!row.cold && pages.length > 0) await prime(base, pages, { headers: row.headers, times: 2 * Math.max(1, workersOf(pid).length) });
   const result = await load(base, row.asks, { connections, seconds, warmupSeconds, headers: row.headers });
   results.push({ name: row.name, note: row.note, result, rssPeak: rowPeak });
   console.error(`${row.name}: ${result.rps}/s p95 ${result.p95} ms`);

@@ -1,22 +1,39 @@
-import zlib from "node:zlib";
 import { ByteLru } from "./byte-lru";
 import { PAGE_CACHE_HEADER } from "./cache";
+import { gzipParts, type Hole, makeTemplate, plainText, type SplicedTemplate, templateBytes } from "./spliced-gzip";
 
 /**
- * A micro-cache of rendered pages for anonymous visitors. A page enters only when its route opted in
- * (X-Page-Cache: seconds), it answered 200 and it sets no cookie. Concurrent misses for one key wait for
- * a single render. The CSP nonce of the render is swapped for each visitor's own nonce on the way out.
+ * A micro-cache of rendered pages, shared by the visitors a page is the same for: anonymous visitors, and members
+ * whose parts of the page are the same (app/utils/shared-pages.server.ts puts those parts in the key). A page
+ * enters only when its route opted in (X-Page-Cache: seconds), it answered 200 and it sets no cookie. Concurrent
+ * misses for one key wait for a single render. The values that differ per response (the CSP nonce; a member's
+ * nickname) are holes in the stored page, filled for each response: a stored page is kept gzip-compressed once, in
+ * pieces between its holes, and sent compressed with the response's values spliced in (app/utils/spliced-gzip.ts).
  */
-export interface CachedPage {
+export interface RenderedPage {
+  kind: "rendered";
   status: number;
   headers: [string, string][];
   body: Buffer;
-  nonce: string;
-  /** Byte offsets of the nonce's values in the body. */
-  nonceAt: number[];
+  /** Where the render's own values (its nonce, the nickname's token) sit in the body. */
+  holes: Hole[];
   storable: boolean;
   expires: number;
+  staleUntil: number;
 }
+
+/** A page as the cache keeps it: its text compressed in pieces between its holes. */
+export interface StoredPage {
+  kind: "stored";
+  status: number;
+  headers: [string, string][];
+  template: SplicedTemplate;
+  expires: number;
+  /** Until when the page may still be served while a new render of it is made (one more period). */
+  staleUntil: number;
+}
+
+export type CachedPage = RenderedPage | StoredPage;
 
 /** Cookies that never change what a page shows to its visitor (the language is part of the cache key). */
 export const NEUTRAL_COOKIES = ["lng"];
@@ -27,64 +44,65 @@ export const NEUTRAL_COOKIES = ["lng"];
  */
 export const CREDENTIAL_HEADERS = ["authorizationtoken", "authorization", "ngt", "license_id", "hw_info"];
 
-/**
- * Only anonymous GETs may be served from (and stored in) the cache: no credential header and no cookie but the
- * neutral ones. A visitor carrying any other cookie (a session, a cart, a licence, a pending payment, or one the
- * store does not know) gets a page rendered for them alone.
- */
-export function isCacheableRequest(method: string, path: string, header: (name: string) => string | undefined): boolean {
-  if (method !== "GET") return false;
-  // Not the API, member pages, files (streamed, never held in memory), payments or webhooks.
-  if (/^\/(api\/|mypage|files\/|pay|sandbox\/|webhooks\/)/.test(path)) return false;
-  if (CREDENTIAL_HEADERS.some((name) => header(name) !== undefined)) return false;
-  const cookieHeader = header("cookie");
-  if (!cookieHeader) return true;
-  return cookieHeader
-    .split(";")
-    .map((part) => part.trim().split("=")[0])
-    .every((name) => name === "" || NEUTRAL_COOKIES.includes(name));
-}
+/** Cookies of a shopper (the session's gt and gsi, the anonymous cart's ngt): shared pages key on what they show. */
+export const SHOPPER_COOKIES = ["gt", "gsi", "ngt"];
 
 /**
- * A page as the cache keeps it: the body compressed with Brotli at quality 1 (some 0.3 ms for a 70 KB page, 3.5
- * to 4 times smaller; a hit unpacks it in about 0.25 ms), so the budget holds that many times more pages.
+ * Who may be served from (and stored in) the cache: GETs of pages (not the API, member pages, files, payments or
+ * webhooks) without a credential header. "anonymous": no cookie but the neutral ones. "shopper": a shopper's
+ * cookies besides those (app/utils/shared-pages.server.ts keys the page on what it shows of them). A visitor
+ * carrying any other cookie (a pending payment, a licence, one the store does not know) gets a page rendered for
+ * them alone (null).
  */
-export interface StoredPage extends Omit<CachedPage, "body"> {
-  packed: Buffer;
+export function cacheAudience(method: string, path: string, header: (name: string) => string | undefined): "anonymous" | "shopper" | null {
+  if (method !== "GET") return null;
+  if (/^\/(api\/|mypage|files\/|pay|sandbox\/|webhooks\/)/.test(path)) return null;
+  if (CREDENTIAL_HEADERS.some((name) => header(name) !== undefined)) return null;
+  const cookieHeader = header("cookie");
+  if (!cookieHeader) return "anonymous";
+  let shopper = false;
+  for (const part of cookieHeader.split(";")) {
+    const name = part.trim().split("=")[0];
+    if (name === "" || NEUTRAL_COOKIES.includes(name)) continue;
+    if (!SHOPPER_COOKIES.includes(name)) return null;
+    shopper = true;
+  }
+  return shopper ? "shopper" : "anonymous";
+}
+
+/** Only anonymous GETs may share a page without a shopper's part in its key. */
+export function isCacheableRequest(method: string, path: string, header: (name: string) => string | undefined): boolean {
+  return cacheAudience(method, path, header) === "anonymous";
 }
 
 /** What a stored page costs besides its body and headers: the entry, its key in the map, the header arrays. */
 const ENTRY_OVERHEAD_BYTES = 512;
 
-/** The bytes a stored page holds: packed body, header text, key (two bytes a character, as V8 may keep it) and overhead. */
+/** The bytes a stored page holds: its compressed pieces and tables, header text, key (two bytes a character, as V8 may keep it) and overhead. */
 export function pageBytes(page: StoredPage, key: string): number {
   let headers = 0;
   for (const [name, value] of page.headers) headers += name.length + value.length + 32;
-  return page.packed.length + headers + key.length * 2 + page.nonceAt.length * 8 + ENTRY_OVERHEAD_BYTES;
+  return templateBytes(page.template) + headers + key.length * 2 + ENTRY_OVERHEAD_BYTES;
 }
 
-function pack(page: CachedPage): StoredPage {
-  const { body, ...rest } = page;
-  const window = Math.min(24, Math.max(16, Math.ceil(Math.log2(body.length + 1))));
-  const packed = zlib.brotliCompressSync(body, {
-    params: {
-      [zlib.constants.BROTLI_PARAM_QUALITY]: 1,
-      [zlib.constants.BROTLI_PARAM_LGWIN]: window,
-      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-    },
-  });
-  return { ...rest, packed };
+function store(page: RenderedPage): StoredPage {
+  const { status, headers, expires, staleUntil } = page;
+  return { kind: "stored", status, headers, template: makeTemplate(page.body, page.holes), expires, staleUntil };
 }
 
-const unpack = ({ packed, ...rest }: StoredPage): CachedPage => ({ ...rest, body: zlib.brotliDecompressSync(packed) });
+/** A render's values are random tokens of at least this many characters: they occur nowhere else in a page. */
+const MIN_TOKEN_LENGTH = 16;
 
-/** Where the render's nonce sits in the body (byte offsets of each `nonce="..."` value). */
-function nonceOffsets(body: Buffer, nonce: string): number[] {
-  if (!nonce) return [];
-  const needle = Buffer.from(`nonce="${nonce}"`, "utf8");
-  const offsets: number[] = [];
-  for (let at = body.indexOf(needle); at !== -1; at = body.indexOf(needle, at + needle.length)) offsets.push(at + 7);
-  return offsets;
+/** Where the render's values sit in the body. */
+export function holesOf(body: Buffer, values: Record<string, string>): Hole[] {
+  const holes: Hole[] = [];
+  for (const [name, value] of Object.entries(values)) {
+    if (value.length < MIN_TOKEN_LENGTH) throw new Error(`the render's ${name} is not a random token`);
+    const needle = Buffer.from(value, "utf8");
+    for (let at = body.indexOf(needle); at !== -1; at = body.indexOf(needle, at + needle.length))
+      holes.push({ at, length: needle.length, name });
+  }
+  return holes.sort((a, b) => a.at - b.at);
 }
 
 export const PAGE_CACHE_DEFAULTS = { maxBytes: 16 * 1024 * 1024, maxEntries: 4000 } as const;
@@ -92,7 +110,8 @@ export const PAGE_CACHE_DEFAULTS = { maxBytes: 16 * 1024 * 1024, maxEntries: 400
 /**
  * The cache: bounded by bytes (`maxBytes`, what pageBytes counts, pages kept compressed; PAGE_CACHE_MB on the
  * server) and by entries, least recently used first out; expired pages are dropped at least every `sweepMs` rather
- * than when the bound reaches them. A page taking more than an eighth of the budget is served but not kept.
+ * than when the bound reaches them (once past their period and the one more they may be served stale). A page
+ * taking more than an eighth of the budget is served but not kept.
  */
 export function createPageCache(options: { maxEntries?: number; maxBytes?: number; sweepMs?: number } = {}) {
   const lru = new ByteLru<string, StoredPage>({
@@ -101,15 +120,25 @@ export function createPageCache(options: { maxEntries?: number; maxBytes?: numbe
     sizeOf: pageBytes,
   });
   const sweepMs = options.sweepMs ?? 5000;
-  const inflight = new Map<string, Promise<CachedPage>>();
+  const inflight = new Map<string, Promise<RenderedPage>>();
   let swept = 0;
 
-  async function toPage(response: Response, nonce: string, now: number): Promise<CachedPage> {
+  async function toPage(response: Response, values: Record<string, string>, now: number): Promise<RenderedPage> {
     const body = Buffer.from(await response.arrayBuffer());
     const seconds = Number(response.headers.get(PAGE_CACHE_HEADER) ?? 0);
     const headers = [...response.headers.entries()].filter(([k]) => k.toLowerCase() !== PAGE_CACHE_HEADER.toLowerCase());
     const storable = response.status === 200 && seconds > 0 && !response.headers.has("set-cookie");
-    return { status: response.status, headers, body, nonce, nonceAt: nonceOffsets(body, nonce), storable, expires: now + seconds * 1000 };
+    const expires = now + seconds * 1000;
+    return {
+      kind: "rendered",
+      status: response.status,
+      headers,
+      body,
+      holes: holesOf(body, values),
+      storable,
+      expires,
+      staleUntil: expires + seconds * 1000,
+    };
   }
 
   return {
@@ -123,25 +152,51 @@ export function createPageCache(options: { maxEntries?: number; maxBytes?: numbe
     get maxBytes() {
       return lru.maxBytes;
     },
-    /** A fresh page, or a render (shared with concurrent requests for the same key). */
-    async get(key: string, nonce: string, render: () => Promise<Response>, now = Date.now()): Promise<{ page: CachedPage; hit: boolean }> {
+    /**
+     * A fresh page, or a render (shared with concurrent requests for the same key). `values` are the render's own
+     * values for the holes (its nonce, the nickname's token), found in its body by their text. A page past its
+     * period but within one more is served as it is ("stale") while one render replaces it in the background, so
+     * no visitor waits for the render of a page that is being asked for; the key holds the content's version and
+     * the service modes, so a stale page is only ever older, never another version.
+     */
+    async get(
+      key: string,
+      values: Record<string, string>,
+      render: () => Promise<Response>,
+      now = Date.now(),
+    ): Promise<{ page: CachedPage; hit: boolean; stale?: boolean }> {
       if (now - swept >= sweepMs) {
         swept = now;
-        lru.prune((page) => page.expires <= now);
+        lru.prune((page) => page.staleUntil <= now);
       }
       const stored = lru.get(key);
-      if (stored && stored.expires > now) return { page: unpack(stored), hit: true };
+      if (stored && stored.expires > now) return { page: stored, hit: true };
+      if (stored && stored.staleUntil > now) {
+        if (!inflight.has(key)) {
+          const work = render().then((response) => toPage(response, values, now));
+          inflight.set(key, work);
+          work
+            .then(
+              (page) => (page.storable ? lru.set(key, store(page)) : lru.delete(key)),
+              () => lru.delete(key),
+            )
+            .finally(() => {
+              if (inflight.get(key) === work) inflight.delete(key);
+            });
+        }
+        return { page: stored, hit: true, stale: true };
+      }
       if (stored) lru.delete(key);
       const pending = inflight.get(key);
       if (pending) {
         const page = await pending;
         if (page.storable) return { page, hit: true };
       }
-      const work = render().then((response) => toPage(response, nonce, now));
+      const work = render().then((response) => toPage(response, values, now));
       if (!pending) inflight.set(key, work);
       try {
         const page = await work;
-        if (page.storable) lru.set(key, pack(page));
+        if (page.storable) lru.set(key, store(page));
         return { page, hit: false };
       } finally {
         if (inflight.get(key) === work) inflight.delete(key);
@@ -154,27 +209,26 @@ export function createPageCache(options: { maxEntries?: number; maxBytes?: numbe
 }
 
 /**
- * The page's body with the render's nonce replaced by this visitor's nonce, as views of the page's bytes with the
- * visitor's nonce between them (nonces are all the same length): no second copy of the page per visitor. The
- * parts add up to the body's length.
+ * The page's body for one response, with its values in the holes: a stored page as gzip when the client takes it
+ * (the stored pieces as they are, the values spliced between them: nothing compressed per response), otherwise as
+ * text; a page just rendered as text (the server's compression then applies), as views of its bytes with the
+ * values between them.
  */
-export function bodyParts(page: CachedPage, nonce: string): Buffer[] {
-  if (!page.nonce || page.nonce === nonce || page.nonceAt.length === 0) return [page.body];
-  const value = Buffer.from(nonce, "utf8");
-  if (value.length !== Buffer.byteLength(page.nonce))
-    return [Buffer.from(page.body.toString("utf8").replaceAll(`nonce="${page.nonce}"`, `nonce="${nonce}"`), "utf8")];
+export function pageBody(page: CachedPage, values: Record<string, string>, gzip: boolean): { parts: Buffer[]; encoding: "gzip" | null } {
+  const bytes: Record<string, Buffer> = {};
+  for (const [name, value] of Object.entries(values)) bytes[name] = Buffer.from(value, "utf8");
+  if (page.kind === "stored")
+    return gzip
+      ? { parts: gzipParts(page.template, bytes), encoding: "gzip" }
+      : { parts: [plainText(page.template, bytes)], encoding: null };
   const parts: Buffer[] = [];
   let from = 0;
-  for (const at of page.nonceAt) {
-    parts.push(page.body.subarray(from, at), value);
-    from = at + value.length;
+  for (const hole of page.holes) {
+    const value = bytes[hole.name];
+    if (value === undefined) throw new Error(`no value for ${hole.name}`);
+    parts.push(page.body.subarray(from, hole.at), value);
+    from = hole.at + hole.length;
   }
   parts.push(page.body.subarray(from));
-  return parts;
-}
-
-/** The page's body for this visitor as one buffer (bodyParts joined). */
-export function bodyFor(page: CachedPage, nonce: string): Buffer {
-  const parts = bodyParts(page, nonce);
-  return parts.length === 1 ? parts[0] : Buffer.concat(parts);
+  return { parts, encoding: null };
 }

@@ -10,10 +10,15 @@ import { shopCookies } from "./cookies.server";
  * means both gt and gsi exist); API callers may send the gt cookie's value as the `authorizationToken`
  * header and the anonymous token as the `ngt` header instead.
  */
-export async function readShopper(
-  request: Request,
-  context: AppLoadContext,
-): Promise<{ viewer: Viewer | null; ngt: string | null; staleGt: boolean }> {
+export interface Shopper {
+  viewer: Viewer | null;
+  ngt: string | null;
+  staleGt: boolean;
+}
+
+export async function readShopper(request: Request, context: AppLoadContext): Promise<Shopper> {
+  // A page rendered to be shared by the shoppers it is the same for (app/utils/shared-pages.server.ts).
+  if (context.sharedPage) return context.sharedPage.shopper;
   const cookies = shopCookies(context.env);
   const header = request.headers.get("cookie");
   const token = request.headers.get("authorizationToken");
@@ -29,9 +34,16 @@ export async function readShopper(
   return { viewer, ngt: typeof ngt === "string" ? ngt : ngtHeader || null, staleGt };
 }
 
+export type Header = Awaited<ReturnType<typeof headerOf>>;
+
 /** The header's data: viewer and cart count, and whether a stale gt cookie must be removed. */
-export async function readHeader(request: Request, context: AppLoadContext) {
-  const { viewer, ngt, staleGt } = await readShopper(request, context);
+export async function readHeader(request: Request, context: AppLoadContext): Promise<Header> {
+  if (context.sharedPage) return context.sharedPage.header;
+  return headerOf(await readShopper(request, context), context);
+}
+
+/** The header's data for a shopper already read. */
+export async function headerOf({ viewer, ngt, staleGt }: Shopper, context: AppLoadContext) {
   const [cartCount, licensed, requestCount] = await Promise.all([
     countCart(context.db, { userId: viewer?.id ?? null, ngt }),
     viewer ? hasActiveLicense(context.db, viewer.id) : Promise.resolve(true),
