@@ -204,10 +204,10 @@ app.use(
   }),
 );
 
-// The database (busy when another process holds SQLite's write lock) and the disk under DATA_DIR (a full or
-// read-only disk is not "ok"): 200 with the details when both are fine, 503 otherwise.
+// The database (busy when another process holds SQLite's write lock), the disk under DATA_DIR (a full or
+// read-only disk is not "ok") and STORAGE_URL's object store: 200 with the details when all are fine, 503 otherwise.
 app.get("/healthz", async (_req, res) => {
-  const health = await checkHealth(db, env.DATA_DIR);
+  const health = await checkHealth(db, env.DATA_DIR, { storage });
   if (!health.ok) log({ level: "warn", msg: "health check failed", ...health });
   res.status(health.ok ? 200 : 503).json(health);
 });

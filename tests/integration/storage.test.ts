@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -15,6 +16,7 @@ import type { Storage } from "../../app/integrations/storage/storage";
 import { runMediaJobs } from "../../app/market/catalog/media-jobs.server";
 import { fileInquiry, sweepStaleAttachments } from "../../app/market/support.server";
 import { parseEnv } from "../../app/utils/env.server";
+import { checkHealth } from "../../app/utils/health.server";
 import { createTestApp } from "../support/app";
 import { createTestDb } from "../support/db";
 import { EditorSimulator } from "../support/editor";
@@ -168,6 +170,39 @@ describe("STORAGE_URL", () => {
       "s3://shop-files/a/../b",
     ])
       expect(() => parseEnv({ STORAGE_URL: bad }), bad).toThrow(/STORAGE_URL: /);
+  });
+});
+
+describe(`the health check with an object store on ${ENGINE}`, () => {
+  it("is ok while the store answers, and 503-worthy (not ok, storage unreachable) when it does not", async () => {
+    const t = await createTestDb();
+    try {
+      const reachable = createStorage(parseEnv({ STORAGE_URL: s3.url, DATA_DIR: localRoot }));
+      const up = await checkHealth(t.db, localRoot, { storage: reachable });
+      expect(up).toMatchObject({ ok: true, database: "ok", storage: "ok" });
+      // The same bucket on a port nobody listens on: the lookup fails (or outlives the check's wait).
+      const closed = await new Promise<number>((resolve) => {
+        const server = net.createServer().listen(0, "127.0.0.1", () => {
+          const { port } = server.address() as net.AddressInfo;
+          server.close(() => resolve(port));
+        });
+      });
+      const gone = createStorage(
+        parseEnv({
+          STORAGE_URL: s3.url.replace(encodeURIComponent(s3.endpoint), encodeURIComponent(`http://127.0.0.1:${closed}`)),
+          DATA_DIR: localRoot,
+        }),
+      );
+      const started = Date.now();
+      const down = await checkHealth(t.db, localRoot, { storage: gone, storageTimeoutMs: 1500 });
+      expect(down).toMatchObject({ ok: false, database: "ok", storage: "unreachable" });
+      expect(down.disk.ok).toBe(true);
+      expect(Date.now() - started).toBeLessThan(5000);
+      // The local disk is covered by the disk check.
+      expect((await checkHealth(t.db, localRoot, { storage: createLocalStorage(localRoot) })).storage).toBe("ok");
+    } finally {
+      await t.drop();
+    }
   });
 });
 
