@@ -123,6 +123,42 @@ describe("search facets", () => {
     );
   });
 
+  it("keep filtering exactly when one catalog's facets serve many searches (each filter set's bitset kept and reused)", () => {
+    const [rows] = fc.sample(fc.tuple(...Array.from({ length: 150 }, (_, i) => rowArb(i * 2 + 1))), { numRuns: 1, seed: 42 });
+    const facets = buildFacets(columnsOf(rows), "1");
+    // Sampled filter sets, each followed by the same set with one field changed: a kept bitset must never answer
+    // for a set that differs from its own in any field.
+    const changes: Record<string, unknown>[] = [
+      { price: "1" },
+      { price: "2" },
+      { price: "3" },
+      { categorys: "5,10" },
+      { duration_start: 10 },
+      { duration_end: 180 },
+      { bpm_start: 90 },
+      { bpm_end: 120 },
+      { ai: "1" },
+      { audioType: "se" },
+      { audioType: "bgm" },
+    ];
+    const filters = fc
+      .sample(filterArb, { numRuns: 12, seed: 7 })
+      .flatMap((raw) => [raw, ...changes.map((change) => ({ ...raw, ...change }))])
+      .map((raw) => searchFilterSchema.safeParse(raw))
+      .filter((p) => p.success)
+      .map((p) => p.data);
+    expect(filters.length).toBeGreaterThan(60);
+    const matches = Int32Array.from(rows.map((r) => r.id));
+    // Twice through more filter sets than are kept: the second round reads kept and recomputed bitsets alike.
+    for (const round of [1, 2])
+      for (const f of filters) {
+        const { counts } = selectMatches(facets, matches, f);
+        expect(counts.all, `round ${round} ${JSON.stringify(f)}`).toBe(rows.filter((r) => passes(r, f)).length);
+        const { counts: everything } = selectMatches(facets, null, f);
+        expect(everything.all).toBe(counts.all);
+      }
+  });
+
   it("count, filter and page as the spec's filters read, in every order, with and without tiers", () => {
     fc.assert(
       fc.property(catalogArb, filterArb, fc.integer(), (rows, raw, seed) => {

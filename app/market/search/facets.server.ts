@@ -265,7 +265,7 @@ export function countListed(fx: Facets, q: ListCount): number {
 }
 
 /** A compiled filter: whether an active item passes the spec's search filters (section 3). */
-function compile(fx: Facets, f: SearchFilter): (id: number) => boolean {
+function compile(fx: Facets, f: SearchFilter): ((id: number) => boolean) | null {
   const checks: ((id: number) => boolean)[] = [];
   if (f.price === PRICE_FILTERS.paid) checks.push((id) => fx.price[id] === PRICE_CODES.paid);
   if (f.price === PRICE_FILTERS.freeBenefit) checks.push((id) => fx.price[id] === PRICE_CODES.free || fx.price[id] === PRICE_CODES.benefit);
@@ -288,10 +288,52 @@ function compile(fx: Facets, f: SearchFilter): (id: number) => boolean {
   if (f.ai) checks.push((id) => fx.sub[id] === 3003);
   else if (f.audioType === "bgm") checks.push((id) => fx.sub[id] === 3002 || fx.sub[id] === 3003);
   else if (f.audioType === "se") checks.push((id) => fx.sub[id] === 3001);
+  if (checks.length === 0) return null;
   return (id) => {
     for (const check of checks) if (!check(id)) return false;
     return true;
   };
+}
+
+/** The filters of a search that compile() reads: searches with the same ones pass the same items. */
+const filterSignature = (f: SearchFilter) =>
+  JSON.stringify([f.price, f.categorys, f.duration_start, f.duration_end, f.bpm_start, f.bpm_end, f.ai, f.audioType]);
+
+/** How many filter sets' bitsets the facets keep (capacity / 8 bytes each: 125 kB at 1,000,000 items). */
+const PASS_SETS_KEPT = 32;
+const passSets = new WeakMap<Facets, Map<string, Uint32Array | null>>();
+
+/**
+ * The items that pass a search's filters, as a bitset over ids (null: every item passes), computed once per
+ * filter set and catalog version with the compiled filter: a search then tests one bit per match instead of
+ * running each filter on each match (a broad word matches a sixth of a 1,000,000-item catalog).
+ */
+function passSet(fx: Facets, f: SearchFilter): Uint32Array | null {
+  let kept = passSets.get(fx);
+  if (!kept) {
+    kept = new Map();
+    passSets.set(fx, kept);
+  }
+  const signature = filterSignature(f);
+  const held = kept.get(signature);
+  if (held !== undefined) {
+    kept.delete(signature);
+    kept.set(signature, held);
+    return held;
+  }
+  const pass = compile(fx, f);
+  let bits: Uint32Array | null = null;
+  if (pass) {
+    bits = new Uint32Array(Math.ceil(fx.capacity / 32));
+    const ids = fx.byPopular;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
+      if (pass(id)) bits[id >>> 5] |= 1 << (id & 31);
+    }
+  }
+  kept.set(signature, bits);
+  if (kept.size > PASS_SETS_KEPT) kept.delete(kept.keys().next().value as string);
+  return bits;
 }
 
 export interface Selection {
@@ -305,7 +347,7 @@ export interface Selection {
  * the items of the filter's type.
  */
 export function selectMatches(fx: Facets, matches: Int32Array | null, f: SearchFilter): Selection {
-  const pass = compile(fx, f);
+  const pass = passSet(fx, f);
   const perType = new Array<number>(CONTENT_TYPES.length + 1).fill(0);
   const wantedType = f.type === "all" ? 0 : CONTENT_TYPES.indexOf(f.type) + 1;
   const source = matches ?? fx.byPopular;
@@ -315,7 +357,7 @@ export function selectMatches(fx: Facets, matches: Int32Array | null, f: SearchF
     const id = source[i];
     if (id <= 0 || id >= fx.capacity) continue;
     const type = fx.type[id];
-    if (type === 0 || !pass(id)) continue;
+    if (type === 0 || (pass !== null && (pass[id >>> 5] & (1 << (id & 31))) === 0)) continue;
     perType[type]++;
     if (wantedType === 0 || type === wantedType) candidates[n++] = id;
   }
