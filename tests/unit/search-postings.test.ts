@@ -16,9 +16,22 @@ import { bitsOf, hasBit, idsOf, itemKeys, keyOf, matchByPostings, postingKeys } 
 /** A PostgreSQL-shaped database whose only table is search_postings, held in memory. */
 function postingsDb(stored: Map<string, Uint8Array>): DB {
   const connection: DatabaseConnection = {
-    async executeQuery<R>(query: { parameters: readonly unknown[] }): Promise<QueryResult<R>> {
+    async executeQuery<R>(query: { sql: string; parameters: readonly unknown[] }): Promise<QueryResult<R>> {
       const keys = query.parameters[0] as string[];
-      return { rows: keys.filter((k) => stored.has(k)).map((key) => ({ key, bits: stored.get(key) })) as R[] };
+      const found = keys.filter((k) => stored.has(k));
+      // The bits as PostgreSQL's encode(bits, 'base64') gives them: lines of 76 characters.
+      if (query.sql.includes("encode(bits, 'base64')"))
+        return {
+          rows: found.map((key) => ({
+            key,
+            b64: (
+              Buffer.from(stored.get(key) as Uint8Array)
+                .toString("base64")
+                .match(/.{1,76}/g) ?? []
+            ).join("\n"),
+          })) as R[],
+        };
+      return { rows: found.map((key) => ({ key, bits: stored.get(key) })) as R[] };
     },
     streamQuery: () => {
       throw new Error("not streamed");

@@ -48,13 +48,21 @@ const FIELDS: Record<Field, { table: string; column: string; fts: "title" | "tag
 
 /** The rows of the keys (key text, bits a Buffer: bytea on PostgreSQL, blob on SQLite). */
 async function readPostings(db: DB, keys: string[], lock = false): Promise<{ key: string; bits: Uint8Array }[]> {
-  if (isPostgres(db))
-    return (
-      await (lock
-        ? sql<{ key: string; bits: Uint8Array }>`SELECT key, bits FROM search_postings WHERE key = ANY(${keys}) ORDER BY key FOR UPDATE`
-        : sql<{ key: string; bits: Uint8Array }>`SELECT key, bits FROM search_postings WHERE key = ANY(${keys})`
-      ).execute(db)
-    ).rows;
+  if (isPostgres(db)) {
+    if (lock)
+      return (
+        await sql<{
+          key: string;
+          bits: Uint8Array;
+        }>`SELECT key, bits FROM search_postings WHERE key = ANY(${keys}) ORDER BY key FOR UPDATE`.execute(db)
+      ).rows;
+    // Read as base64 text: a third smaller on the wire than bytea's hex text, and decoded natively.
+    const { rows } = await sql<{
+      key: string;
+      b64: string;
+    }>`SELECT key, encode(bits, 'base64') AS b64 FROM search_postings WHERE key = ANY(${keys})`.execute(db);
+    return rows.map((r) => ({ key: r.key, bits: Buffer.from(r.b64, "base64") }));
+  }
   // SQLite has no row locks: the write transaction that changes them holds the whole database.
   const rows: { key: string; bits: Uint8Array }[] = [];
   for (let i = 0; i < keys.length; i += 500) {
