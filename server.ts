@@ -22,6 +22,7 @@ import helmet from "helmet";
 import "./app/context";
 import { bootDatabase } from "./app/db/boot.server";
 import { resolveLanguage } from "./app/i18n/language.server";
+import { I18N_SCRIPT_ID } from "./app/i18n/react";
 import { createHttpCountryResolver } from "./app/integrations/geo/country.server";
 import { createMailTransport } from "./app/integrations/mail/transport.server";
 import { createGateways } from "./app/integrations/payments/index.server";
@@ -40,7 +41,7 @@ import { parseEnv } from "./app/utils/env.server";
 import { createGate, GateFull } from "./app/utils/gate.server";
 import { checkHealth } from "./app/utils/health.server";
 import { ALLOWED_METHODS, bodyTypeRefusal, crossOriginRefusal, hostRefusal, requestAddress } from "./app/utils/http-guards.server";
-import { cacheAudience, createPageCache, pageBody } from "./app/utils/page-cache.server";
+import { cacheAudience, createPageCache, jsonScriptRegion, pageBody } from "./app/utils/page-cache.server";
 import { installRouteMatchMemo } from "./app/utils/route-matching.server";
 import { sharedShopperPage } from "./app/utils/shared-pages.server";
 
@@ -283,7 +284,8 @@ async function sendResponse(res: express.Response, response: Response) {
 // React Router's matchRoutes re-flattens the route tree on every call, some five times a render: memoized per
 // tree shape and path (app/utils/route-matching.server.ts).
 installRouteMatchMemo();
-const pageCache = createPageCache({ maxBytes: env.PAGE_CACHE_MB * 1024 * 1024 });
+// The page's translations (the same on every page of a language, three quarters of a stored page) are kept once.
+const pageCache = createPageCache({ maxBytes: env.PAGE_CACHE_MB * 1024 * 1024, sharedRegions: jsonScriptRegion(I18N_SCRIPT_ID) });
 let remixHandler = createRequestHandler(build, env.NODE_ENV);
 // Renders go through an admission gate: RENDER_CONCURRENCY at once until the response's head is ready (loaders and
 // the shell, where a render's memory is), the others wait in arrival order (app/utils/gate.server.ts).

@@ -146,7 +146,7 @@ const schema = z.object({
   HOME_MODE: z.enum(["full", "service-stop"]).default("full"),
   LOG_REQUESTS: flag(true),
   /** The page micro-cache's budget in MiB (bodies, headers and keys of the anonymous pages it keeps); 0 keeps none. */
-  PAGE_CACHE_MB: z.coerce.number().min(0).max(4096).default(16),
+  PAGE_CACHE_MB: z.coerce.number().min(0).max(4096).default(8),
   /**
    * Renders (loaders and the page's shell) running at once in each worker; the others wait in arrival order
    * (docs/performance.md). Default: 8 per machine shared among the workers, at least 2 each (8 with one process,

@@ -1,6 +1,16 @@
+import { createHash } from "node:crypto";
 import { ByteLru } from "./byte-lru";
 import { PAGE_CACHE_HEADER } from "./cache";
-import { gzipParts, type Hole, makeTemplate, plainText, type SplicedTemplate, templateBytes } from "./spliced-gzip";
+import {
+  gzipParts,
+  type Hole,
+  makeTemplate,
+  plainText,
+  type SharedPiece,
+  type SplicedTemplate,
+  sharedPiece,
+  templateBytes,
+} from "./spliced-gzip";
 
 /**
  * A micro-cache of rendered pages, shared by the visitors a page is the same for: anonymous visitors, and members
@@ -85,11 +95,6 @@ export function pageBytes(page: StoredPage, key: string): number {
   return templateBytes(page.template) + headers + key.length * 2 + ENTRY_OVERHEAD_BYTES;
 }
 
-function store(page: RenderedPage): StoredPage {
-  const { status, headers, expires, staleUntil } = page;
-  return { kind: "stored", status, headers, template: makeTemplate(page.body, page.holes), expires, staleUntil };
-}
-
 /** A render's values are random tokens of at least this many characters: they occur nowhere else in a page. */
 const MIN_TOKEN_LENGTH = 16;
 
@@ -105,7 +110,7 @@ export function holesOf(body: Buffer, values: Record<string, string>): Hole[] {
   return holes.sort((a, b) => a.at - b.at);
 }
 
-export const PAGE_CACHE_DEFAULTS = { maxBytes: 16 * 1024 * 1024, maxEntries: 4000 } as const;
+export const PAGE_CACHE_DEFAULTS = { maxBytes: 8 * 1024 * 1024, maxEntries: 4000 } as const;
 
 /**
  * The cache: bounded by bytes (`maxBytes`, what pageBytes counts, pages kept compressed; PAGE_CACHE_MB on the
@@ -113,7 +118,42 @@ export const PAGE_CACHE_DEFAULTS = { maxBytes: 16 * 1024 * 1024, maxEntries: 400
  * than when the bound reaches them (once past their period and the one more they may be served stale). A page
  * taking more than an eighth of the budget is served but not kept.
  */
-export function createPageCache(options: { maxEntries?: number; maxBytes?: number; sweepMs?: number } = {}) {
+/** A region of a page's text (byte offset and length). */
+export interface Region {
+  at: number;
+  length: number;
+}
+
+/**
+ * The text of the JSON script with this id (`<script id="..." type="application/json">`), as a region of the page:
+ * the page's translations, the same on every page of a language, are a shared piece of the stored pages.
+ */
+export function jsonScriptRegion(id: string): (body: Buffer) => Region[] {
+  const open = Buffer.from(`<script id="${id}" type="application/json">`, "utf8");
+  const close = Buffer.from("</script>", "utf8");
+  return (body) => {
+    const at = body.indexOf(open);
+    if (at < 0) return [];
+    const start = at + open.length;
+    const end = body.indexOf(close, start);
+    return end < 0 ? [] : [{ at: start, length: end - start }];
+  };
+}
+
+/** Shared text shorter than this is kept in each page. */
+const MIN_SHARED_BYTES = 1024;
+/** How many shared pieces a cache keeps for the pages it stores next (pieces in use stay with their pages). */
+const SHARED_KEPT = 16;
+
+export function createPageCache(
+  options: {
+    maxEntries?: number;
+    maxBytes?: number;
+    sweepMs?: number;
+    /** Regions of a page that many pages hold alike: compressed once, kept once, referred to by each page. */
+    sharedRegions?: (body: Buffer) => Region[];
+  } = {},
+) {
   const lru = new ByteLru<string, StoredPage>({
     maxBytes: options.maxBytes ?? PAGE_CACHE_DEFAULTS.maxBytes,
     maxEntries: options.maxEntries ?? PAGE_CACHE_DEFAULTS.maxEntries,
@@ -122,6 +162,35 @@ export function createPageCache(options: { maxEntries?: number; maxBytes?: numbe
   const sweepMs = options.sweepMs ?? 5000;
   const inflight = new Map<string, Promise<RenderedPage>>();
   let swept = 0;
+  const shared = new Map<string, SharedPiece>();
+
+  function sharedFor(text: Buffer): SharedPiece {
+    const key = createHash("sha1").update(text).digest("base64");
+    const held = shared.get(key);
+    if (held) {
+      shared.delete(key);
+      shared.set(key, held);
+      return held;
+    }
+    const piece = sharedPiece(text);
+    shared.set(key, piece);
+    if (shared.size > SHARED_KEPT) shared.delete(shared.keys().next().value as string);
+    return piece;
+  }
+
+  function store(page: RenderedPage): StoredPage {
+    const holes = [...page.holes];
+    for (const region of options.sharedRegions?.(page.body) ?? []) {
+      if (region.length < MIN_SHARED_BYTES) continue;
+      // A region holding one of the response's values is not the same on every page.
+      if (holes.some((h) => h.at < region.at + region.length && region.at < h.at + h.length)) continue;
+      const text = page.body.subarray(region.at, region.at + region.length);
+      holes.push({ ...region, name: "shared", shared: sharedFor(text) });
+    }
+    holes.sort((a, b) => a.at - b.at);
+    const { status, headers, expires, staleUntil } = page;
+    return { kind: "stored", status, headers, template: makeTemplate(page.body, holes), expires, staleUntil };
+  }
 
   async function toPage(response: Response, values: Record<string, string>, now: number): Promise<RenderedPage> {
     const body = Buffer.from(await response.arrayBuffer());

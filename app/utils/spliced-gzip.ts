@@ -18,18 +18,33 @@ export interface SplicedTemplate {
   ends: number[];
   crcs: number[];
   lengths: number[];
-  shifts: Uint32Array[];
-  /** What goes between piece i and piece i + 1: the name of a value (holes.length === pieces - 1). */
-  holes: string[];
+  shifts: number[][];
+  /**
+   * What goes between piece i and piece i + 1 (holes.length === pieces - 1): the name of a value, or a piece of
+   * text that many templates share (compressed once, kept once: `sharedPiece`).
+   */
+  holes: (string | SharedPiece)[];
   /** Bytes of text in the pieces (without the values). */
   textBytes: number;
 }
 
-/** A place in the text to fill per response: its byte offset, its length in the text, and the value's name. */
+/**
+ * A place in the text to fill per response: its byte offset, its length in the text, and the value's name; or a
+ * place holding text that many templates share (`shared`: its bytes are those of the text at that place).
+ */
 export interface Hole {
   at: number;
   length: number;
   name: string;
+  shared?: SharedPiece;
+}
+
+/** Text compressed once for every template that holds it (e.g. the page's translations, the same on every page). */
+export interface SharedPiece {
+  packed: Buffer;
+  crc: number;
+  length: number;
+  shift: Operator;
 }
 
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0xff]);
@@ -40,37 +55,43 @@ const STORED_MAX = 0xffff;
 
 // --- CRC-32 operators (zlib's crc32_combine, with the operator for a piece's length computed once) ------------
 
-function gf2Times(matrix: Uint32Array, vector: number): number {
+// Operators are plain arrays of 32 numbers (on V8's heap): typed arrays of 128 bytes would each be a small malloc
+// outside it, and the many made while computing one left the allocator's arenas fragmented.
+type Operator = number[];
+
+function gf2Times(matrix: Operator, vector: number): number {
   let sum = 0;
   let v = vector >>> 0;
   for (let i = 0; v !== 0; i++, v >>>= 1) if (v & 1) sum ^= matrix[i];
   return sum >>> 0;
 }
 
-function gf2Square(matrix: Uint32Array): Uint32Array {
-  const square = new Uint32Array(32);
+function gf2Square(matrix: Operator): Operator {
+  const square: Operator = new Array(32);
   for (let n = 0; n < 32; n++) square[n] = gf2Times(matrix, matrix[n]);
   return square;
 }
 
-function gf2Compose(a: Uint32Array, b: Uint32Array): Uint32Array {
+function gf2Compose(a: Operator, b: Operator): Operator {
   // (a ∘ b)(v) = a(b(v)): column n of the result is a applied to column n of b.
-  const out = new Uint32Array(32);
+  const out: Operator = new Array(32);
   for (let n = 0; n < 32; n++) out[n] = gf2Times(a, b[n]);
   return out;
 }
 
-const IDENTITY = Uint32Array.from({ length: 32 }, (_, n) => (1 << n) >>> 0);
+const IDENTITY: Operator = Array.from({ length: 32 }, (_, n) => (1 << n) >>> 0);
+/** One zero byte: the polynomial step for one bit (odd), squared three times. */
+const ONE_BYTE: Operator = (() => {
+  const bit: Operator = [0xedb88320];
+  for (let n = 1; n < 32; n++) bit.push((1 << (n - 1)) >>> 0);
+  return gf2Square(gf2Square(gf2Square(bit)));
+})();
 
 /** The operator that moves a CRC-32 past `bytes` bytes: crc32(A + B) = shift(len B)(crc32(A)) ^ crc32(B). */
-export function crc32Shift(bytes: number): Uint32Array {
-  // One zero bit: the CRC's polynomial step.
-  const bit = new Uint32Array(32);
-  bit[0] = 0xedb88320;
-  for (let n = 1; n < 32; n++) bit[n] = (1 << (n - 1)) >>> 0;
-  // One zero byte (8 bits: three squarings), then its powers, one per bit of the length.
-  let power: Uint32Array = gf2Square(gf2Square(gf2Square(bit)));
-  let result: Uint32Array = IDENTITY;
+export function crc32Shift(bytes: number): Operator {
+  // Powers of one zero byte, one per bit of the length.
+  let power = ONE_BYTE;
+  let result = IDENTITY;
   for (let n = bytes; n > 0; n = Math.floor(n / 2)) {
     if (n % 2 === 1) result = gf2Compose(power, result);
     if (n > 1) power = gf2Square(power);
@@ -79,11 +100,30 @@ export function crc32Shift(bytes: number): Uint32Array {
 }
 
 /** The CRC-32 of A + B from the CRC-32 of A, that of B and the operator for B's length. */
-export function crc32Combine(crcA: number, crcB: number, shiftB: Uint32Array): number {
+export function crc32Combine(crcA: number, crcB: number, shiftB: Operator): number {
   return (gf2Times(shiftB, crcA) ^ crcB) >>> 0;
 }
 
 // --- the template and its responses ------------------------------------------------------------------------
+
+/** One piece as a DEFLATE stream of its own that ends on a byte boundary (a sync flush). */
+function deflatePiece(piece: Buffer, level: number): Buffer {
+  // Output chunks of at least 128 KiB: with the server's malloc settings (a 64 KiB mmap threshold) they are mapped
+  // and given back when freed, where zlib's default 16 KiB chunks, freed between the kept pieces, left the
+  // allocator's arenas fragmented (some 4 times the kept bytes in resident memory).
+  if (piece.length === 0) return Buffer.alloc(0);
+  return zlib.deflateRawSync(piece, {
+    level,
+    finishFlush: zlib.constants.Z_SYNC_FLUSH,
+    chunkSize: Math.max(128 * 1024, piece.length + 1024),
+  });
+}
+
+/** Text many templates hold, compressed once. */
+export function sharedPiece(text: Buffer, level = 6): SharedPiece {
+  // A copy of its own size: the output may be a view of a larger chunk.
+  return { packed: Buffer.from(deflatePiece(text, level)), crc: zlib.crc32(text), length: text.length, shift: crc32Shift(text.length) };
+}
 
 /** Splits `text` at `holes` (sorted, not overlapping) and compresses each piece. */
 export function makeTemplate(text: Buffer, holes: Hole[], level = 6): SplicedTemplate {
@@ -94,9 +134,7 @@ export function makeTemplate(text: Buffer, holes: Hole[], level = 6): SplicedTem
     from = hole.at + hole.length;
   }
   pieces.push(text.subarray(from));
-  const compressed = pieces.map((piece) =>
-    piece.length === 0 ? Buffer.alloc(0) : zlib.deflateRawSync(piece, { level, finishFlush: zlib.constants.Z_SYNC_FLUSH }),
-  );
+  const compressed = pieces.map((piece) => deflatePiece(piece, level));
   const ends: number[] = [];
   let end = 0;
   for (const c of compressed) {
@@ -109,7 +147,7 @@ export function makeTemplate(text: Buffer, holes: Hole[], level = 6): SplicedTem
     crcs: pieces.map((piece) => zlib.crc32(piece)),
     lengths: pieces.map((piece) => piece.length),
     shifts: pieces.map((piece) => crc32Shift(piece.length)),
-    holes: holes.map((hole) => hole.name),
+    holes: holes.map((hole) => hole.shared ?? hole.name),
     textBytes: pieces.reduce((n, piece) => n + piece.length, 0),
   };
 }
@@ -139,8 +177,15 @@ export function gzipParts(template: SplicedTemplate, values: Record<string, Buff
     crc = crc32Combine(crc, template.crcs[i], template.shifts[i]);
     length += template.lengths[i];
     if (i < template.holes.length) {
-      const value = values[template.holes[i]];
-      if (value === undefined) throw new Error(`no value for ${template.holes[i]}`);
+      const hole = template.holes[i];
+      if (typeof hole !== "string") {
+        parts.push(hole.packed);
+        crc = crc32Combine(crc, hole.crc, hole.shift);
+        length += hole.length;
+        continue;
+      }
+      const value = values[hole];
+      if (value === undefined) throw new Error(`no value for ${hole}`);
       if (value.length > 0) {
         parts.push(...storedBlocks(value));
         crc = zlib.crc32(value, crc);
@@ -148,7 +193,7 @@ export function gzipParts(template: SplicedTemplate, values: Record<string, Buff
       }
     }
   }
-  const trailer = Buffer.alloc(8);
+  const trailer = Buffer.allocUnsafe(8);
   trailer.writeUInt32LE(crc >>> 0, 0);
   trailer.writeUInt32LE(length >>> 0, 4);
   parts.push(FINAL_BLOCK, trailer);
@@ -160,7 +205,7 @@ export function plainText(template: SplicedTemplate, values: Record<string, Buff
   return zlib.gunzipSync(Buffer.concat(gzipParts(template, values)));
 }
 
-/** Bytes the template holds (compressed pieces, its tables). */
+/** Bytes the template holds (compressed pieces, its tables; not the shared pieces it refers to). */
 export function templateBytes(template: SplicedTemplate): number {
-  return template.packed.length + template.ends.length * (4 * 3 + 128 + 16) + template.holes.length * 16;
+  return template.packed.length + template.ends.length * (8 * 3 + 32 * 8 + 32) + template.holes.length * 16;
 }

@@ -20,8 +20,8 @@ describe("configuration", () => {
     expect(() => parseEnv({ TRUST_CDN_COUNTRY: "maybe" })).toThrow(/TRUST_CDN_COUNTRY/);
   });
 
-  it("gives the page micro-cache a byte budget: 16 MiB unless PAGE_CACHE_MB says otherwise, 0 for none", () => {
-    expect(parseEnv({}).PAGE_CACHE_MB).toBe(16);
+  it("gives the page micro-cache a byte budget: 8 MiB unless PAGE_CACHE_MB says otherwise, 0 for none", () => {
+    expect(parseEnv({}).PAGE_CACHE_MB).toBe(8);
     expect(parseEnv({ PAGE_CACHE_MB: "0" }).PAGE_CACHE_MB).toBe(0);
     expect(parseEnv({ PAGE_CACHE_MB: "2.5" }).PAGE_CACHE_MB).toBe(2.5);
     expect(() => parseEnv({ PAGE_CACHE_MB: "-1" })).toThrow(/PAGE_CACHE_MB/);

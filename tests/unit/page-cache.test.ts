@@ -1,7 +1,14 @@
 import { randomBytes } from "node:crypto";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { type CachedPage, cacheAudience, createPageCache, isCacheableRequest, pageBody } from "../../app/utils/page-cache.server";
+import {
+  type CachedPage,
+  cacheAudience,
+  createPageCache,
+  isCacheableRequest,
+  jsonScriptRegion,
+  pageBody,
+} from "../../app/utils/page-cache.server";
 
 /** The page's text for these values, as a client gets it (gzip decoded when the page came compressed). */
 const text = (page: CachedPage, values: Record<string, string> = { nonce: "nnnnnnnnnnnnnnnnnnnnnnnn" }, gzip = true) => {
@@ -145,6 +152,35 @@ describe("page micro-cache", () => {
     expect(text(p, { nonce: "V2", nickname: "Bob" })).toBe('<p>Hello, Bob</p><script nonce="V2">{"nick":"Bob"}</script>');
     // A response without a value for one of the page's holes is a bug, never a page with the render's token.
     expect(() => pageBody(p, { nonce: "V3V3V3V3V3V3V3V3V3V3V3V3" }, true)).toThrow(/nickname/);
+  });
+
+  it("keeps the text many pages share (the translations) once, and gives every page back whole", async () => {
+    const strings = JSON.stringify(
+      Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`key${i}`, `번역 ${i} ${randomBytes(6).toString("hex")}`])),
+    );
+    const pageOf = (i: number, nonce: string) =>
+      `<html><body><p>Page ${i} ${randomBytes(200).toString("hex")}</p><script id="i18n-strings" type="application/json">${strings}</script><script nonce="${nonce}">x</script></body></html>`;
+    const nonce = "A".repeat(24);
+    const plain = createPageCache();
+    const sharing = createPageCache({ sharedRegions: jsonScriptRegion("i18n-strings") });
+    const pages = Array.from({ length: 20 }, (_, i) => pageOf(i, nonce));
+    for (const [i, html] of pages.entries()) {
+      await plain.get(`k${i}`, { nonce }, async () => page(html, { seconds: 30 }));
+      await sharing.get(`k${i}`, { nonce }, async () => page(html, { seconds: 30 }));
+    }
+    expect(sharing.bytes).toBeLessThan(plain.bytes / 3);
+    for (const [i, html] of pages.entries()) {
+      const { page: p, hit } = await sharing.get(`k${i}`, { nonce }, async () => page("other", { seconds: 30 }));
+      expect(hit).toBe(true);
+      expect(text(p, { nonce: "B".repeat(24) })).toBe(html.replace(nonce, "B".repeat(24)));
+      expect(text(p, { nonce: "C".repeat(24) }, false)).toBe(html.replace(nonce, "C".repeat(24)));
+    }
+    // A region holding one of the response's values is kept in the page (never shared with another).
+    const token = "T".repeat(24);
+    const personal = `<script id="i18n-strings" type="application/json">${strings.replace("key1", token)}</script>`;
+    await sharing.get("personal", { nonce, nickname: token }, async () => page(personal, { seconds: 30 }));
+    const { page: again } = await sharing.get("personal", { nonce, nickname: token }, async () => page("other", { seconds: 30 }));
+    expect(text(again, { nonce, nickname: "Bob" })).toBe(personal.replace(token, "Bob"));
   });
 
   it("evicts the least recently used pages beyond its size", async () => {
