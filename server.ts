@@ -2,6 +2,7 @@
 // files, the media folder, a health check, one log line per request, and the Remix handler.
 import cluster from "node:cluster";
 import { randomBytes, randomUUID } from "node:crypto";
+import { register } from "node:module";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -83,6 +84,8 @@ const payments = createGateways(db, env);
 const storage = createStorage(env);
 const geo = env.GEO_API_URL ? createHttpCountryResolver({ urlTemplate: env.GEO_API_URL, timeoutMs: env.GEO_API_TIMEOUT_MS }) : null;
 
+// The Remix build is loaded as Node loads any ES module, not through tsx (app/utils/native-build-loader.mjs).
+register(new URL("./app/utils/native-build-loader.mjs", import.meta.url));
 const BUILD_PATH = path.resolve("build/index.js");
 const loadBuild = async (): Promise<ServerBuild> => import(`${url.pathToFileURL(BUILD_PATH).href}?t=${Date.now()}`);
 let build = await loadBuild();
