@@ -80,11 +80,6 @@ export function cacheAudience(method: string, path: string, header: (name: strin
   return shopper ? "shopper" : "anonymous";
 }
 
-/** Only anonymous GETs may share a page without a shopper's part in its key. */
-export function isCacheableRequest(method: string, path: string, header: (name: string) => string | undefined): boolean {
-  return cacheAudience(method, path, header) === "anonymous";
-}
-
 /** What a stored page costs besides its body and headers: the entry, its key in the map, the header arrays. */
 const ENTRY_OVERHEAD_BYTES = 512;
 

@@ -9,22 +9,14 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import http from "node:http";
-import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "../../app/db/db.server";
-import { updateContent } from "../../app/market/catalog/manage.server";
+import { renameItem } from "../support/catalog";
 import { createTestDb } from "../support/db";
 import { ENGINE } from "../support/engine";
+import { freePort } from "../support/net";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -168,24 +160,8 @@ describe(`the server as a cluster of two workers on ${ENGINE}`, () => {
     }
     expect(hits.size).toBe(2);
 
-    const operator = await db.selectFrom("operators").select(["id", "email"]).orderBy("id").executeTakeFirstOrThrow();
     const title = `Renamed ${randomUUID().slice(0, 8)}`;
-    const changed = await updateContent(db, { id: operator.id, email: operator.email }, item.id, {
-      titleKo: item.title_ko,
-      titleEn: title,
-      descriptionKo: item.description_ko,
-      descriptionEn: item.description_en,
-      tagsKo: item.tags_ko,
-      tagsEn: item.tags_en,
-      priceType: item.price_type,
-      priceKrw: item.price_krw,
-      priceUsd: item.price_usd,
-      categoryId: item.category_id,
-      genreId: item.genre_id,
-      moodId: item.mood_id,
-      bpm: item.bpm,
-      audioSub: item.contents_type_sub,
-    });
+    const changed = await renameItem(db, item.id, title);
     expect(changed).toEqual({ ok: true });
     const t0 = Date.now();
     // Every worker shows the new title once its one-second view of the content version has moved.

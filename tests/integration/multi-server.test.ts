@@ -7,7 +7,6 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,19 +18,12 @@ import { queueMail } from "../../app/market/mail/queue.server";
 import { parseEnv } from "../../app/utils/env.server";
 import { createTestDb } from "../support/db";
 import { ENGINE } from "../support/engine";
+import { freePort } from "../support/net";
 import { startS3 } from "../support/s3";
 import { newShopper } from "../support/shopper";
 
 const SECRET = "test-secret-test-secret";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 /** A tiny PNG (the attachment check reads its first bytes). */
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...Array.from({ length: 120 }, (_, i) => i)]);
 

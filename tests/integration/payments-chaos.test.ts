@@ -6,7 +6,6 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "../../app/db/db.server";
 import { createGateways } from "../../app/integrations/payments/index.server";
@@ -15,19 +14,12 @@ import { shopCookies } from "../../app/utils/cookies.server";
 import { parseEnv } from "../../app/utils/env.server";
 import { createTestDb } from "../support/db";
 import { ENGINE } from "../support/engine";
+import { freePort } from "../support/net";
 import { Jar } from "../support/shopper";
 
 const SECRET = "test-secret-test-secret";
 const CHECKOUTS = 200;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 describe(`payments under concurrency, duplicated late webhooks and a crash on ${ENGINE}`, () => {
   let db: DB;

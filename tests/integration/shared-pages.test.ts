@@ -10,29 +10,21 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import http from "node:http";
-import net from "node:net";
 import zlib from "node:zlib";
 import type { AppLoadContext } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "../../app/db/db.server";
 import { addToCart } from "../../app/market/cart.server";
-import { updateContent } from "../../app/market/catalog/manage.server";
 import { joinMarket } from "../../app/market/users/auth.server";
 import { shopCookies } from "../../app/utils/cookies.server";
 import { parseEnv } from "../../app/utils/env.server";
 import { NICKNAME_TOKEN, sharedShopperPage } from "../../app/utils/shared-pages.server";
+import { renameItem } from "../support/catalog";
 import { createTestDb } from "../support/db";
 import { ENGINE } from "../support/engine";
+import { freePort } from "../support/net";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 interface Answer {
   status: number;
@@ -114,6 +106,19 @@ describe(`pages shared by members on ${ENGINE}`, () => {
   /** The page rendered for this member alone: a cookie the store does not know keeps a page out of the cache. */
   const alone = (path: string, cookie: string) => get(path, `${cookie}; unshared=1`);
 
+  /** The first paid item on sale of a type (its code). */
+  const codeOf = async (type: "video" | "icon" | "audio" | "font" | "package") =>
+    (
+      await db
+        .selectFrom("contents")
+        .select("code")
+        .where("contents_type", "=", type)
+        .where("status", "=", "active")
+        .where("price_type", "=", "paid")
+        .orderBy("id")
+        .executeTakeFirstOrThrow()
+    ).code;
+
   let pages: string[] = [];
 
   beforeAll(async () => {
@@ -152,17 +157,6 @@ describe(`pages shared by members on ${ENGINE}`, () => {
       if (i > 600) throw new Error(`the server did not start: ${stderr}`);
       await sleep(100);
     }
-    const codeOf = async (type: "video" | "icon" | "audio" | "font" | "package") =>
-      (
-        await db
-          .selectFrom("contents")
-          .select("code")
-          .where("contents_type", "=", type)
-          .where("status", "=", "active")
-          .where("price_type", "=", "paid")
-          .orderBy("id")
-          .executeTakeFirstOrThrow()
-      ).code;
     const category = await db
       .selectFrom("taxonomy")
       .select("id")
@@ -228,15 +222,7 @@ describe(`pages shared by members on ${ENGINE}`, () => {
     const shopper = await member("Cart Owner");
     const other = await member("Empty Cart");
     await get(path, other.cookie);
-    const icon = (
-      await db
-        .selectFrom("contents")
-        .select("code")
-        .where("contents_type", "=", "icon")
-        .where("price_type", "=", "paid")
-        .where("status", "=", "active")
-        .executeTakeFirstOrThrow()
-    ).code;
+    const icon = await codeOf("icon");
     await addToCart(db, { userId: shopper.id, ngt: null }, [{ code: icon }]);
     const withCart = await get(path, shopper.cookie);
     expect(withCart.text).toMatch(/data-testid="cart-count">1</);
@@ -269,15 +255,7 @@ describe(`pages shared by members on ${ENGINE}`, () => {
 
   it("shares a visitor's page with a cart (no session) with visitors whose cart has as many items", async () => {
     const ngt = "shared-pages-cart-token-0001";
-    const icon = (
-      await db
-        .selectFrom("contents")
-        .select("code")
-        .where("contents_type", "=", "icon")
-        .where("price_type", "=", "paid")
-        .where("status", "=", "active")
-        .executeTakeFirstOrThrow()
-    ).code;
+    const icon = await codeOf("icon");
     await addToCart(db, { userId: null, ngt }, [{ code: icon }]);
     const cookie = (await shopCookies(parseEnv({ SESSION_SECRET: "shared-secret-shared-secret" })).ngt.serialize(ngt)).split(";")[0];
     const visitor = await get("/icon", cookie);
@@ -294,24 +272,8 @@ describe(`pages shared by members on ${ENGINE}`, () => {
     const someone = await member("Watcher");
     await get(path, someone.cookie);
     expect((await get(path, someone.cookie)).cache).toBe("HIT");
-    const operator = await db.selectFrom("operators").select(["id", "email"]).orderBy("id").executeTakeFirstOrThrow();
     const title = `Shared renamed ${Math.random().toString(36).slice(2, 8)}`;
-    const changed = await updateContent(db, { id: operator.id, email: operator.email }, item.id, {
-      titleKo: item.title_ko,
-      titleEn: title,
-      descriptionKo: item.description_ko,
-      descriptionEn: item.description_en,
-      tagsKo: item.tags_ko,
-      tagsEn: item.tags_en,
-      priceType: item.price_type,
-      priceKrw: item.price_krw,
-      priceUsd: item.price_usd,
-      categoryId: item.category_id,
-      genreId: item.genre_id,
-      moodId: item.mood_id,
-      bpm: item.bpm,
-      audioSub: item.contents_type_sub,
-    });
+    const changed = await renameItem(db, item.id, title);
     expect(changed).toEqual({ ok: true });
     let seen = false;
     for (let i = 0; i < 30 && !seen; i++) {

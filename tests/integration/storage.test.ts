@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -21,6 +20,7 @@ import { createTestApp } from "../support/app";
 import { createTestDb } from "../support/db";
 import { EditorSimulator } from "../support/editor";
 import { ENGINE } from "../support/engine";
+import { freePort } from "../support/net";
 import { signInOperator } from "../support/operator";
 import { startS3 } from "../support/s3";
 import { newShopper } from "../support/shopper";
@@ -181,12 +181,7 @@ describe(`the health check with an object store on ${ENGINE}`, () => {
       const up = await checkHealth(t.db, localRoot, { storage: reachable });
       expect(up).toMatchObject({ ok: true, database: "ok", storage: "ok" });
       // The same bucket on a port nobody listens on: the lookup fails (or outlives the check's wait).
-      const closed = await new Promise<number>((resolve) => {
-        const server = net.createServer().listen(0, "127.0.0.1", () => {
-          const { port } = server.address() as net.AddressInfo;
-          server.close(() => resolve(port));
-        });
-      });
+      const closed = await freePort();
       const gone = createStorage(
         parseEnv({
           STORAGE_URL: s3.url.replace(encodeURIComponent(s3.endpoint), encodeURIComponent(`http://127.0.0.1:${closed}`)),

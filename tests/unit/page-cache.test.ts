@@ -1,14 +1,7 @@
 import { randomBytes } from "node:crypto";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import {
-  type CachedPage,
-  cacheAudience,
-  createPageCache,
-  isCacheableRequest,
-  jsonScriptRegion,
-  pageBody,
-} from "../../app/utils/page-cache.server";
+import { type CachedPage, cacheAudience, createPageCache, jsonScriptRegion, pageBody } from "../../app/utils/page-cache.server";
 
 /** The page's text for these values, as a client gets it (gzip decoded when the page came compressed). */
 const text = (page: CachedPage, values: Record<string, string> = { nonce: "nnnnnnnnnnnnnnnnnnnnnnnn" }, gzip = true) => {
@@ -28,7 +21,7 @@ const page = (body: string, init: { status?: number; seconds?: number; cookie?: 
 describe("page micro-cache", () => {
   it("serves anonymous GETs only: no credential header, no cookie but the language, no API or my page", () => {
     const get = (path: string, headers: Record<string, string> = {}, method = "GET") =>
-      isCacheableRequest(method, path, (name) => headers[name]);
+      cacheAudience(method, path, (name) => headers[name]) === "anonymous";
     expect(get("/video")).toBe(true);
     expect(get("/video", { cookie: "lng=ko" })).toBe(true);
     for (const path of ["/files/abc", "/pay01", "/pay/return", "/sandbox/pay/x", "/webhooks/payments/sandbox", "/mypage/sw/home"])
