@@ -3,8 +3,8 @@ import { companyAccounts } from "../integrations/accounts/company-accounts.serve
 import { MarketError } from "../market/errors";
 import { enforce, RULES } from "../market/rate-limits.server";
 import { issueSignInHandOff, redeemSignInHandOff } from "../market/users/hand-off.server";
-import { signedInCookies } from "../utils/auth.server";
 import { sessionSecret } from "../utils/cookies.server";
+import { handOffCookies, handOffDestination, handOffKindName } from "../utils/hand-off.server";
 import { publicOrigin } from "../utils/origin.server";
 import { ok } from "./envelope.server";
 import type { ApiRoute } from "./router.server";
@@ -14,8 +14,9 @@ const decryptQuery = z.object({ encrypt: z.string().min(1).max(400), type: z.lit
 /**
  * Sign-in from the editor (spec section 7; contract in docs/editor-sign-in.md): `POST auth/request_blowfish` with the
  * editor's `license_id` and `hw_info` headers issues a short-lived, single-use hand-off token; `GET etc/decrypt`
- * with `encrypt=<token>&type=1` redeems it: a session for the licence's owner, as the authorizationToken and the
- * gt/gsi cookies.
+ * with `encrypt=<token>&type=1` redeems it. What it opens follows the kind of key (app/market/users/hand-off.server.ts):
+ * an individual member's session (the authorizationToken and the gt/gsi cookies), the key-only webview of a business
+ * key (its licence cookie, no token), or the way to join and link a key no market account owns.
  */
 export const authRoutes: ApiRoute[] = [
   {
@@ -33,6 +34,7 @@ export const authRoutes: ApiRoute[] = [
       });
       return ok({
         state: "SUCCESS",
+        kind: handOffKindName(issued.kind),
         encrypt: issued.encrypt,
         expires_at: issued.expiresAt,
         url: `${publicOrigin(call.request, call.context)}/bridge?encrypt=${issued.encrypt}`,
@@ -44,14 +46,29 @@ export const authRoutes: ApiRoute[] = [
     path: "etc/decrypt",
     handler: async (call) => {
       const q = decryptQuery.parse(Object.fromEntries(call.query));
-      const session = await redeemSignInHandOff(call.context.db, { token: q.encrypt, secret: sessionSecret(call.context.env) });
-      if (!session) throw new MarketError("HANDOFF_INVALID", 401, "This sign-in link has expired or was already used");
-      const headers = new Headers();
-      const cookies = await signedInCookies(call.context, session.sessionId, session.user.userType);
+      const redeemed = await redeemSignInHandOff(call.context.db, { token: q.encrypt, secret: sessionSecret(call.context.env) });
+      if (!redeemed) throw new MarketError("HANDOFF_INVALID", 401, "This sign-in link has expired or was already used");
+      const headers = new Headers({ "Cache-Control": "private, no-store" });
+      const cookies = await handOffCookies(call.context, redeemed);
       for (const c of cookies) headers.append("Set-Cookie", c);
+      const url = `${publicOrigin(call.request, call.context)}${handOffDestination(redeemed, null)}`;
+      if (redeemed.kind !== "member") {
+        // No account is signed in: the key-only webview (its licence cookie is set) or the way to join and link.
+        return ok(
+          { state: "SUCCESS", kind: handOffKindName(redeemed.kind), authorization_token: null, user_type: null, nickname: null, url },
+          { headers },
+        );
+      }
       const gt = cookies[0].split(";")[0].slice("gt=".length);
       return ok(
-        { state: "SUCCESS", authorization_token: gt, user_type: session.user.userType, nickname: session.user.nickname },
+        {
+          state: "SUCCESS",
+          kind: "member",
+          authorization_token: gt,
+          user_type: redeemed.user.userType,
+          nickname: redeemed.user.nickname,
+          url,
+        },
         { headers },
       );
     },

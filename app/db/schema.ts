@@ -316,7 +316,8 @@ export interface PurchaseRequestsTable {
 
 export interface SignInHandoffsTable {
   id: string; // random; the token carries it encrypted
-  user_id: number;
+  kind: string; // member | key | join (what redeeming opens: docs/editor-sign-in.md)
+  user_id: number | null; // the member signed in (kind member only)
   license_id: number;
   expires_at: string;
   used_at: string | null;

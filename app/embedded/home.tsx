@@ -1,8 +1,11 @@
-import { useRouteLoaderData } from "@remix-run/react";
+import { Link, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "../i18n/react";
 import type { loader as layoutLoader } from "./layout";
 
-/** The embedded home: which licence this editor installation speaks for. */
+/**
+ * The embedded home: which licence this editor installation speaks for. A business key has no login (spec section
+ * 1): its home lists what the key-only experience offers, all bound to this key (docs/editor-sign-in.md).
+ */
 export default function EmbeddedHome() {
   const layout = useRouteLoaderData<typeof layoutLoader>("embedded");
   const { t, i18n } = useTranslation();
@@ -35,6 +38,26 @@ export default function EmbeddedHome() {
           </>
         ) : null}
       </dl>
+      {license.ownerKind === "b2bg" ? (
+        <section aria-labelledby="sw-key-only" className="section">
+          <h2 id="sw-key-only">{t("embedded.keyOnlyTitle")}</h2>
+          <p className="muted">{t("embedded.keyOnlyLead")}</p>
+          <ul>
+            <li>
+              <Link to="/mypage/sw/request">{t("embedded.keyOnlyRequest")}</Link>
+            </li>
+            <li>
+              <a href="/cart">{t("embedded.keyOnlyBuy")}</a>
+            </li>
+            <li>
+              <Link to="/mypage/sw/pay">{t("embedded.keyOnlyOrders")}</Link>
+            </li>
+            <li>
+              <Link to="/mypage/sw/download">{t("embedded.keyOnlyDownloads")}</Link>
+            </li>
+          </ul>
+        </section>
+      ) : null}
     </section>
   );
 }

@@ -1,7 +1,7 @@
-import { type AppLoadContext, createCookie, data } from "@remix-run/node";
+import { type AppLoadContext, data } from "@remix-run/node";
 import { downloadLicenseOf, installationProblem } from "../market/downloads/downloads.server";
 import { identifyLicense, type LicenseIdentity } from "../market/licenses.server";
-import { sessionSecret } from "../utils/cookies.server";
+import { swLicenseCookie } from "../utils/sw-license-cookie.server";
 
 /**
  * The webview's licence: the editor sends `hw_info` and `license_id` headers on the first request; the
@@ -9,14 +9,7 @@ import { sessionSecret } from "../utils/cookies.server";
  * posts keep working when the webview does not repeat the headers.
  */
 function swCookie(context: AppLoadContext) {
-  return createCookie("sw_license", {
-    path: "/mypage/sw",
-    httpOnly: true,
-    sameSite: "lax",
-    secure: Boolean(context.env.PUBLIC_URL?.startsWith("https://")),
-    secrets: [sessionSecret(context.env)],
-    maxAge: 60 * 60 * 12,
-  });
+  return swLicenseCookie(context.env);
 }
 
 export type EmbeddedIdentity =

@@ -100,32 +100,51 @@ describe(`sign-in from the editor on ${ENGINE}`, () => {
     expect(await redeemSignInHandOff(db, { token: flipped, secret: SECRET })).toBeNull();
     expect(await redeemSignInHandOff(db, { token: fresh.encrypt, secret: "another-secret-another" })).toBeNull();
     // A token naming a hand-off that was never issued (sealed with the right key) opens nothing either.
-    const forged = sealHandOff({ h: "never-issued", u: 1, e: Date.now() + 60_000 }, SECRET);
+    const forged = sealHandOff({ h: "never-issued", k: "member", u: 1, l: 1, e: Date.now() + 60_000 }, SECRET);
     expect(openHandOff(forged, SECRET)?.h).toBe("never-issued");
     expect(await redeemSignInHandOff(db, { token: forged, secret: SECRET })).toBeNull();
     expect(await redeemSignInHandOff(db, { token: fresh.encrypt, secret: SECRET })).not.toBeNull();
   });
 
-  it("refuses an installation it does not know and a licence whose owner has no market account", async () => {
+  it("refuses an installation it does not know", async () => {
     expect((await ask({ license_id: IND.serial, hw_info: "HW-SOMEONE-ELSE" })).status).toBe(403);
     expect((await ask({})).status).toBe(401);
-    const nonmember = await ask({ license_id: DEMO.licenses.nonmember.serial, hw_info: DEMO.licenses.nonmember.hw_info });
-    expect(nonmember.status).toBe(404);
+  });
+
+  it("a member token whose account became a business account, or whose key became a business key, opens nothing", async () => {
+    const accounts = createBuiltInAccounts(db);
+    const issued = await issueSignInHandOff(db, accounts, { serial: IND.serial, hwInfo: IND.hw_info, secret: SECRET });
+    expect(issued.kind).toBe("member");
+    await db.updateTable("licenses").set({ owner_kind: "b2bg" }).where("serial", "=", IND.serial).execute();
+    try {
+      expect(await redeemSignInHandOff(db, { token: issued.encrypt, secret: SECRET })).toBeNull();
+    } finally {
+      await db.updateTable("licenses").set({ owner_kind: "individual" }).where("serial", "=", IND.serial).execute();
+    }
   });
 
   it("asks an HTTP company account service when configured (its contract reproduced with msw)", async () => {
     const accounts = createHttpAccounts({ baseUrl: ACCOUNTS_BASE, token: ACCOUNTS_TOKEN });
-    expect(await accounts.ownerOfLicense(IND.serial, IND.hw_info)).toEqual({ email: DEMO.member.email });
+    expect(await accounts.ownerOfLicense(IND.serial, IND.hw_info)).toEqual({ email: DEMO.member.email, userType: 1 });
     expect(await accounts.ownerOfLicense(IND.serial, "HW-OTHER")).toBeNull();
     const issued = await issueSignInHandOff(db, accounts, { serial: IND.serial, hwInfo: IND.hw_info, secret: SECRET });
-    expect((await redeemSignInHandOff(db, { token: issued.encrypt, secret: SECRET }))?.user.nickname).toBe(DEMO.member.nickname);
-    // The B2BG key's installation is unknown to this service: no sign-in.
-    const refused = await issueSignInHandOff(db, accounts, {
+    const redeemed = await redeemSignInHandOff(db, { token: issued.encrypt, secret: SECRET });
+    expect(redeemed?.kind === "member" && redeemed.user.nickname).toBe(DEMO.member.nickname);
+    // The B2BG key's installation is unknown to this service: still never an account, the key-only webview.
+    const unknown = await issueSignInHandOff(db, accounts, {
       serial: DEMO.licenses.b2bg.serial,
       hwInfo: DEMO.licenses.b2bg.hw_info,
       secret: SECRET,
-    }).catch((e: MarketError) => e.code);
-    expect(refused).toBe("NOT_MARKET_MEMBER");
+    });
+    expect(unknown.kind).toBe("key");
+    // The service names the business account as the owner of a seat (user_type 2): key-only, never its session,
+    // even when the e-mail is a market member's.
+    server.use(...accountsHandlers({ [`${IND.serial}|${IND.hw_info}`]: { email: DEMO.member.email, user_type: 2 } }));
+    const seat = await issueSignInHandOff(db, accounts, { serial: IND.serial, hwInfo: IND.hw_info, secret: SECRET });
+    expect(seat.kind).toBe("key");
+    expect((await redeemSignInHandOff(db, { token: seat.encrypt, secret: SECRET }))?.kind).toBe("key");
+    server.use(http.get(`${ACCOUNTS_BASE}/licenses/:serial/owner`, () => HttpResponse.json({ email: "x@y.example", user_type: 9 })));
+    await expect(accounts.ownerOfLicense(IND.serial, IND.hw_info)).rejects.toThrow(/malformed/);
     server.use(http.get(`${ACCOUNTS_BASE}/licenses/:serial/owner`, () => HttpResponse.json({ error: "down" }, { status: 503 })));
     await expect(accounts.ownerOfLicense(IND.serial, IND.hw_info)).rejects.toThrow(/unavailable/);
     const down = await issueSignInHandOff(db, accounts, { serial: IND.serial, hwInfo: IND.hw_info, secret: SECRET }).catch(

@@ -76,4 +76,31 @@ export class EditorSimulator {
     const res = await this.call(url, { headers: range ? { range } : {} });
     return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
   }
+
+  /** Asks for a sign-in hand-off (POST auth/request_blowfish) as the editor does when it opens the market. */
+  requestHandOff() {
+    return this.api("auth/request_blowfish", {});
+  }
+
+  /** Redeems a hand-off through the API (GET etc/decrypt?encrypt&type=1): the answer and the cookies it set. */
+  async decrypt(token: string) {
+    const res = await this.call(`/api/v1/etc/decrypt?encrypt=${encodeURIComponent(token)}&type=1`, { headers: { language: "en" } });
+    return { status: res.status, json: (await res.json()) as Envelope, cookie: EditorSimulator.cookiesOf(res) };
+  }
+
+  /** Opens /bridge with a hand-off as the webview does: where it goes, the cookies it set, and the page. */
+  async bridge(token: string, redirectTo?: string) {
+    const q = new URLSearchParams({ encrypt: token, ...(redirectTo ? { redirectTo } : {}) });
+    const res = await this.call(`/bridge?${q}`, { headers: { "accept-language": "en" } });
+    return { status: res.status, location: res.headers.get("location"), cookie: EditorSimulator.cookiesOf(res), html: await res.text() };
+  }
+
+  /** The cookies a response set, as a Cookie header (the ones it cleared left out). */
+  static cookiesOf(res: Response): string {
+    return res.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .filter((c) => !c.endsWith("="))
+      .join("; ");
+  }
 }

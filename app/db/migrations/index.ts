@@ -24,6 +24,7 @@ import * as m0024 from "./0024_report_indexes";
 import * as m0025 from "./0025_search_postings_sqlite";
 import * as m0026 from "./0026_content_discontinued_at";
 import * as m0027 from "./0027_content_version";
+import * as m0028 from "./0028_handoff_kinds";
 
 /** Every migration, in order. Imported statically so the server bundle carries them. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   "0025_search_postings_sqlite": m0025,
   "0026_content_discontinued_at": m0026,
   "0027_content_version": m0027,
+  "0028_handoff_kinds": m0028,
 };

@@ -4,12 +4,15 @@
  * - built-in (the embedded default): the store's own licences and accounts;
  * - HTTP (COMPANY_ACCOUNTS_URL): `GET {base}/licenses/{serial}/owner` with the `hw_info` header and a bearer token,
  *   answering `{ "email": "...", "user_type": 1 | 2 }`, or 404 when the pair is unknown.
+ * The answer says who owns the seat; what the hand-off opens for it is decided in app/market/users/hand-off.server.ts.
  */
 import type { DB } from "../../db/db.server";
 
 export interface LicenseOwner {
-  /** The company account's e-mail: the market account of the same e-mail is signed in. */
+  /** The company account's e-mail: the market account of the same e-mail is the one the hand-off can open. */
   email: string;
+  /** 1 an individual account, 2 a business (B2BG) account: a business account is never signed in from a seat. */
+  userType: 1 | 2;
 }
 
 export interface CompanyAccounts {
@@ -30,12 +33,13 @@ export function createBuiltInAccounts(db: DB): CompanyAccounts {
       const row = await db
         .selectFrom("licenses")
         .innerJoin("users", "users.id", "licenses.user_id")
-        .select("users.email")
+        .select(["users.email", "users.user_type", "licenses.owner_kind"])
         .where("licenses.serial", "=", serial)
         .where("licenses.hw_info", "=", hwInfo)
         .where("licenses.status", "!=", "released")
         .executeTakeFirst();
-      return row ? { email: row.email } : null;
+      if (!row) return null;
+      return { email: row.email, userType: row.user_type === 2 || row.owner_kind === "b2bg" ? 2 : 1 };
     },
   };
 }
@@ -61,9 +65,12 @@ export function createHttpAccounts(options: {
       }
       if (res.status === 404) return null;
       if (!res.ok) throw new CompanyAccountsUnavailable(`HTTP ${res.status}`);
-      const body = (await res.json().catch(() => null)) as { email?: unknown } | null;
+      const body = (await res.json().catch(() => null)) as { email?: unknown; user_type?: unknown } | null;
       if (!body || typeof body.email !== "string" || !body.email.includes("@")) throw new CompanyAccountsUnavailable("malformed answer");
-      return { email: body.email };
+      // The contract's user_type: 2 is a business account; anything but 1 or 2 is a malformed answer.
+      if (body.user_type !== undefined && body.user_type !== 1 && body.user_type !== 2)
+        throw new CompanyAccountsUnavailable("malformed answer");
+      return { email: body.email, userType: body.user_type === 2 ? 2 : 1 };
     },
   };
 }
