@@ -240,8 +240,12 @@ function remixRequest(req: express.Request, res: express.Response, address: URL)
   }
   // The origin check above has passed: Remix's own check (Origin against X-Forwarded-Host or Host) must agree.
   headers.delete("x-forwarded-host");
+  // A read with an unreadable Origin (writes with one were refused above) goes on without it: a hostile header is
+  // ignored, never a 500.
   const origin = headers.get("origin");
-  if (origin && origin !== "null") headers.set("host", new URL(origin).host);
+  const originHost = origin && origin !== "null" ? URL.parse(origin)?.host : undefined;
+  if (originHost) headers.set("host", originHost);
+  else if (origin && origin !== "null") headers.delete("origin");
   let controller: AbortController | null = new AbortController();
   const signal = controller.signal;
   res.on("finish", () => {
