@@ -14,7 +14,7 @@ import { createPurchaseRequest } from "../../app/market/requests/requests.server
 import { createTestApp } from "../support/app";
 import { createTestDb } from "../support/db";
 import { ENGINE } from "../support/engine";
-import { newShopper } from "../support/shopper";
+import { Jar, newShopper } from "../support/shopper";
 
 const SEATS = 50;
 const OFFICE = "198.51.100.50";
@@ -104,7 +104,7 @@ describe(`an office of ${SEATS} editor seats behind one address on ${ENGINE}`, (
       .select(["id", "code"])
       .where("status", "=", "active")
       .where("price_type", "=", "paid")
-      .where("contents_type", "!=", "package")
+      .where("contents_type", "in", ["video", "icon"])
       .orderBy("id")
       .limit(1)
       .execute();
@@ -207,5 +207,65 @@ describe(`an office of ${SEATS} editor seats behind one address on ${ENGINE}`, (
     );
     // The seat's own limit: the next seat of the company looks its key up.
     expect(await refusal(lookupBusinessKey(db, { ...office.seats[1], ip: "203.0.113.250" }))).toBe("accepted");
+  });
+  it("says on the website's pages which limit refused and when to try again (429 with Retry-After), keeping what was typed", async () => {
+    const office = await company(1);
+    const ip = "198.51.100.120";
+    const jar = new Jar({ lng: "en" });
+    const go = async (path: string, form?: Record<string, string | string[]>) => {
+      const body = new URLSearchParams();
+      for (const [k, v] of Object.entries(form ?? {})) for (const x of Array.isArray(v) ? v : [v]) body.append(k, x);
+      return jar.take(
+        await call(path, {
+          method: form ? "POST" : "GET",
+          body: form ? body : undefined,
+          ip,
+          headers: { cookie: jar.header, ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
+        }),
+      );
+    };
+    expect((await go("/cart", { intent: "add", code: items[0].code, redirectTo: "/cart" })).status).toBe(302);
+    const lines = [...(await (await go("/cart")).text()).matchAll(/name="cart_id" id="cart-(\d+)"/g)].map((m) => m[1]);
+    expect((await go("/cart", { intent: "request", cart_id: lines })).headers.get("location")).toMatch(/\/pay-key$/);
+    // The key lookup: failures from this address up to the limit, then the refusal says so.
+    for (let i = 0; i < RULES.keyLookupFailures.limit; i++)
+      expect((await go("/pay-key", { serial: `VEDT-GUESS-W${i}`, email: "x@example.com" })).status).toBe(404);
+    const refused = await go("/pay-key", { serial: office.seats[0].serial, email: office.seats[0].email });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+    const page = await refused.text();
+    expect(page).toMatch(/Too many licence keys looked up from your network address were not found\. Please try again in \d+ minutes?\./);
+    expect(page).toContain(`value="${office.seats[0].serial}"`);
+
+    // The request form: the seat's key past its own day of requests.
+    const key = await lookupBusinessKey(db, { ...office.seats[0], ip: "198.51.100.121" });
+    for (let i = 0; i < RULES.requestKey.limit; i++) await newRequest(key, "198.51.100.121");
+    const seat = new Jar({ lng: "en" });
+    const seatGo = async (path: string, form?: Record<string, string | string[]>) => {
+      const body = new URLSearchParams();
+      for (const [k, v] of Object.entries(form ?? {})) for (const x of Array.isArray(v) ? v : [v]) body.append(k, x);
+      return seat.take(
+        await call(path, {
+          method: form ? "POST" : "GET",
+          body: form ? body : undefined,
+          ip: "198.51.100.122",
+          headers: { cookie: seat.header, ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
+        }),
+      );
+    };
+    expect((await seatGo("/cart", { intent: "add", code: items[0].code, redirectTo: "/cart" })).status).toBe(302);
+    const seatLines = [...(await (await seatGo("/cart")).text()).matchAll(/name="cart_id" id="cart-(\d+)"/g)].map((m) => m[1]);
+    await seatGo("/cart", { intent: "request", cart_id: seatLines });
+    expect((await seatGo("/pay-key", { serial: office.seats[0].serial, email: office.seats[0].email })).headers.get("location")).toMatch(
+      /\/request$/,
+    );
+    const sent = await seatGo("/request", { request_email: office.seats[0].email, message: "Office, seat 0" });
+    expect(sent.status).toBe(429);
+    expect(Number(sent.headers.get("Retry-After"))).toBeGreaterThan(23 * 3600);
+    const form = await sent.text();
+    expect(form).toContain(
+      `This licence key has sent its ${RULES.requestKey.limit} purchase requests allowed a day. Please try again in 24 hours.`,
+    );
+    expect(form).toContain("Office, seat 0");
   });
 });
