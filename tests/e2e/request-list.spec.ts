@@ -106,6 +106,8 @@ for (const lang of ["en", "ko"] as const)
       page,
       request,
     }, testInfo) => {
+      // Two axe-core runs, two screenshots and a sign-in: more than the default 30 s on a busy machine.
+      test.setTimeout(90_000);
       const t = T[lang];
       const numbers = await mixedRequests(request);
       await page.setViewportSize({ width, height: 900 });
