@@ -74,7 +74,7 @@ export async function handleApi(request: Request, context: AppLoadContext, path:
       return fail(400, invalidMessage(language, error.issues[0]), "INVALID_REQUEST");
     }
     if (error instanceof RateLimited) {
-      const res = fail(429, tooManyText(language, error.retryAfterMs), error.code);
+      const res = fail(429, tooManyText(language, error.retryAfterMs, error.bucket), error.code);
       for (const [name, value] of Object.entries(retryAfterHeaders(error.retryAfterMs))) res.headers.set(name, value);
       return res;
     }

@@ -9,13 +9,17 @@ import { useTranslation } from "../i18n/react";
 import { isPayable, listCart, payableCartContents } from "../market/cart.server";
 import { MarketError } from "../market/errors";
 import { formatMoney } from "../market/money";
+import { RateLimited } from "../market/rate-limits.server";
 import { businessKeyOfLicense } from "../market/requests/lookup.server";
 import { createPurchaseRequest } from "../market/requests/requests.server";
 import { cartOwner } from "../utils/cart-owner.server";
 import { chosenIds, fieldErrors, requestFormSchema } from "../utils/input.server";
 import { publicOrigin } from "../utils/origin.server";
+import { refusalText, retryAfterHeaders, withRetryAfter } from "../utils/rate-limit.server";
 import { requireEmbeddedLicense } from "./licence.server";
 import { EmbeddedErrorBoundary, embeddedMeta } from "./route-parts";
+
+export const headers = withRetryAfter;
 
 /** The editor's business key (its headers say which, so nothing is typed) and the cart the webview holds. */
 async function requestContext(request: Request, context: LoaderFunctionArgs["context"]) {
@@ -71,6 +75,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
   } catch (error) {
     if (!(error instanceof MarketError)) throw error;
+    // Over a limit: which one (the key's, the company's, the address's), and when to try again.
+    if (error instanceof RateLimited)
+      return data(
+        { errors: {}, values, failure: error.code, done: null, limit: refusalText(context.locale, error) },
+        { status: 429, headers: retryAfterHeaders(error.retryAfterMs) },
+      );
     return data({ errors: {}, values, failure: error.code, done: null }, { status: error.status });
   }
 }
@@ -144,7 +154,7 @@ export default function EmbeddedRequest() {
           </fieldset>
           <RequestFields values={result?.values} errors={errors} />
           <p id={`${id}-failure`} className="field-error" role="alert">
-            {result?.failure ? t(`pay.error.${result.failure}`) : ""}
+            {result && "limit" in result ? String(result.limit) : result?.failure ? t(`pay.error.${result.failure}`) : ""}
           </p>
           <p className="pay-actions">
             <button type="submit" className="button" disabled={navigation.state === "submitting"}>

@@ -61,11 +61,23 @@ export const RULES = {
   /** Failed licence links (a successful link is refunded). */
   linkAddress: { bucket: "link:ip", limit: 20, windowMs: HOUR },
   linkAccount: { bucket: "link:account", limit: 10, windowMs: HOUR },
-  /** Failed licence-key lookups (key + licensing e-mail) from one address: the lookup must not be a key oracle. */
-  keyLookupAddress: { bucket: "keylookup:ip", limit: 20, windowMs: HOUR },
-  /** Purchase requests (each mails the representative and the requester) from one address and for one key. */
-  requestAddress: { bucket: "request:ip", limit: 20, windowMs: HOUR },
+  /**
+   * Licence-key lookups (key + licensing e-mail). An office is not one person: its editor seats share one address,
+   * so found keys count per key and per company (the owning representative account), and the address only has a
+   * high ceiling over all its lookups. Failed lookups stay tight per address: the lookup must not be a key oracle.
+   * docs/security.md has the figures' reasons.
+   */
+  keyLookupFailures: { bucket: "keylookup:ip", limit: 20, windowMs: HOUR },
+  keyLookupAddress: { bucket: "keylookup:ip:all", limit: 1000, windowMs: HOUR },
+  keyLookupKey: { bucket: "keylookup:key", limit: 60, windowMs: HOUR },
+  keyLookupCompany: { bucket: "keylookup:company", limit: 1000, windowMs: HOUR },
+  /**
+   * Purchase requests (each mails the representative and the requester): per key (one editor seat), per company
+   * (the representative's mailbox), and a per-address ceiling above what a 50-seat office sends.
+   */
   requestKey: { bucket: "request:key", limit: 30, windowMs: DAY },
+  requestCompany: { bucket: "request:company", limit: 500, windowMs: DAY },
+  requestAddress: { bucket: "request:ip", limit: 300, windowMs: HOUR },
   /** The editor's sign-in hand-off tokens asked from one address. */
   handOffAddress: { bucket: "handoff:ip", limit: 60, windowMs: HOUR },
   mailAddress: { bucket: "mail:ip", limit: 10, windowMs: HOUR },
@@ -84,9 +96,15 @@ export const OPERATOR_SIGN_IN_BACKOFF: BackoffPolicy = { bucket: "opsignin:pair"
 /** How long an address an account signed in from stays known (exempt from the account's slowed pace). */
 export const KNOWN_ADDRESS = { bucket: "signin:known", ttlMs: 90 * DAY } as const;
 
-/** Over a limit: the domain's answer, which pages show translated and the API as a 429 with Retry-After. */
+/**
+ * Over a limit: the domain's answer, which pages show translated and the API as a 429 with Retry-After. `bucket`
+ * names the limit that refused when its message says more than "too many attempts" (tooManyText).
+ */
 export class RateLimited extends MarketError {
-  constructor(public readonly retryAfterMs: number) {
+  constructor(
+    public readonly retryAfterMs: number,
+    public readonly bucket?: string,
+  ) {
     super("TOO_MANY_REQUESTS", 429, "Too many attempts");
     this.name = "RateLimited";
   }
@@ -131,6 +149,18 @@ export async function hitAll(db: DB, checks: [Rule, string][], now = new Date())
 export async function enforce(db: DB, checks: [Rule, string][], now = new Date()): Promise<void> {
   const verdict = await hitAll(db, checks, now);
   if (!verdict.allowed) throw new RateLimited(verdict.retryAfterMs);
+}
+
+/**
+ * Counts the checks one after the other, narrowest first, and stops at the first refusal (throwing RateLimited
+ * with its bucket): the broader limits after it are not charged, so one editor seat past its own limit does not
+ * use up its company's or its office address's.
+ */
+export async function enforceInTurn(db: DB, checks: [Rule, string][], now = new Date()): Promise<void> {
+  for (const [rule, key] of checks) {
+    const v = await hit(db, rule.bucket, key, rule, now);
+    if (!v.allowed) throw new RateLimited(v.retryAfterMs, rule.bucket);
+  }
 }
 
 /** Gives one hit back, within its window (an attempt that turned out well). */

@@ -4,8 +4,9 @@ import { useRef } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { Pagination } from "../components/pagination";
 import { useTranslation } from "../i18n/react";
-import { deleteRequests, requestListPage } from "../market/requests/requests.server";
+import { deleteRequests } from "../market/requests/requests.server";
 import { REQUEST_STATES } from "../market/requests/rules";
+import { type CurrencyGroup, representativeRequests } from "../market/requests/selection.server";
 import { requireViewer } from "../utils/auth.server";
 import { purchaseRequestsActionSchema } from "../utils/input.server";
 import { pageSeo } from "../utils/page.server";
@@ -22,7 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const seo = await pageSeo(request, context, { titleKey: "purchase.title" });
   if (!isRepresentative(viewer)) return data({ list: null, deleted: 0, seo }, { status: 403 });
-  const list = await requestListPage(context.db, viewer.id, url.searchParams, context.locale);
+  const list = await representativeRequests(context.db, viewer.id, url.searchParams, context.locale);
   // The detail page's Delete comes back here with how many it removed.
   const deleted = Math.min(100, Math.max(0, Number.parseInt(url.searchParams.get("deleted") ?? "0", 10) || 0));
   return data({ list, deleted, seo });
@@ -45,7 +46,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const started = await payRequests(context, viewer.id, ids);
   if (started instanceof Response) return started;
-  return data({ ok: false as const, message: started.error, count: 0, selected: ids }, { status: started.status });
+  // Several currencies: the requests of each, to name them and pay them one currency at a time.
+  const groups = started.groups ?? [];
+  return data({ ok: false as const, message: started.error, count: 0, selected: ids, groups }, { status: started.status });
 }
 
 export default function PurchaseRequestsPage() {
@@ -66,7 +69,7 @@ export default function PurchaseRequestsPage() {
       </section>
     );
   }
-  const { rows, totalCount, page, pages, state, from, to } = list;
+  const { rows, totalCount, waitingCount, page, pages, state, from, to } = list;
   const query = (extra: Record<string, string> = {}) =>
     new URLSearchParams({ ...(state ? { state } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}), ...extra });
   const pageHref = (n: number) => `?${query({ page: String(n) })}`;
@@ -77,6 +80,7 @@ export default function PurchaseRequestsPage() {
       ? t("purchase.deleted", { count: deleted })
       : "";
   const selected = new Set(result?.selected ?? []);
+  const groups: CurrencyGroup[] = result && "groups" in result ? result.groups : [];
   const selectAll = (checked: boolean) => {
     for (const box of formRef.current?.querySelectorAll<HTMLInputElement>('input[name="request"]') ?? []) box.checked = checked;
   };
@@ -106,13 +110,36 @@ export default function PurchaseRequestsPage() {
           {t("purchase.search")}
         </button>
       </Form>
-      <p className="muted">{t("purchase.count", { count: totalCount })}</p>
+      <p className="muted request-counts">
+        <span data-testid="request-list-count">
+          {state || from || to ? t("purchase.countFound", { count: totalCount }) : t("purchase.countAll", { count: totalCount })}
+        </span>
+        {" · "}
+        <span data-testid="request-waiting-count">{t("purchase.countWaiting", { count: waitingCount })}</span>
+      </p>
       <div role="status" aria-live="polite" className="form-result">
         {done}
       </div>
-      <p className="field-error" role="alert">
-        {result && !result.ok ? t(result.message) : ""}
-      </p>
+      <div className="field-error" role="alert">
+        {result && !result.ok ? <p>{t(result.message)}</p> : null}
+        {groups.length > 1 ? (
+          <ul className="currency-groups">
+            {groups.map((g) => (
+              <li key={g.currency}>
+                <span>{t("purchase.currencyGroup", { currency: g.currency, numbers: g.requests.map((r) => r.requestNo).join(", ") })}</span>{" "}
+                <Form method="post" className="currency-pay">
+                  {g.requests.map((r) => (
+                    <input key={r.id} type="hidden" name="request" value={r.id} />
+                  ))}
+                  <button type="submit" name="intent" value="pay" className="button button-ghost" disabled={busy}>
+                    {t("purchase.payCurrency", { count: g.requests.length, currency: g.currency })}
+                  </button>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
       {rows.length === 0 ? (
         <p>{t("purchase.empty")}</p>
       ) : (
@@ -126,32 +153,42 @@ export default function PurchaseRequestsPage() {
             </button>
             <span className="muted">{t("purchase.deleteNote")}</span>
           </div>
-          <div className="table-scroll">
+          <div className="table-scroll request-list-wrap">
             <table className="data-table request-table request-list">
               <caption className="visually-hidden">{t("purchase.title")}</caption>
               <thead>
                 <tr>
-                  <th scope="col">
+                  <th scope="col" className="cell-select">
                     {hydrated ? (
                       <input type="checkbox" aria-label={t("purchase.selectAll")} onChange={(e) => selectAll(e.currentTarget.checked)} />
                     ) : (
                       <span className="visually-hidden">{t("purchase.select")}</span>
                     )}
                   </th>
-                  <th scope="col">{t("purchase.date")}</th>
-                  <th scope="col">{t("purchase.number")}</th>
-                  <th scope="col">{t("purchase.email")}</th>
-                  <th scope="col">{t("purchase.key")}</th>
-                  <th scope="col">{t("purchase.contents")}</th>
-                  <th scope="col">{t("purchase.quantity")}</th>
-                  <th scope="col">{t("purchase.total")}</th>
-                  <th scope="col">{t("purchase.status")}</th>
+                  <th scope="col" className="cell-date">
+                    {t("purchase.date")}
+                  </th>
+                  <th scope="col" className="cell-request">
+                    {t("purchase.request")}
+                  </th>
+                  <th scope="col" className="cell-contents">
+                    {t("purchase.contents")}
+                  </th>
+                  <th scope="col" className="cell-quantity">
+                    {t("purchase.quantity")}
+                  </th>
+                  <th scope="col" className="cell-total">
+                    {t("purchase.total")}
+                  </th>
+                  <th scope="col" className="cell-status">
+                    {t("purchase.status")}
+                  </th>
                 </tr>
               </thead>
               <tbody>
                 {rows.map((r) => (
                   <tr key={r.id}>
-                    <td>
+                    <td className="cell-select">
                       <input
                         type="checkbox"
                         name="request"
@@ -160,24 +197,46 @@ export default function PurchaseRequestsPage() {
                         aria-label={t("purchase.selectRow", { number: r.requestNo })}
                       />
                     </td>
-                    <td className="nowrap">{r.date}</td>
-                    <td className="nowrap">
-                      <Link to={`/mypage/purchase/${r.id}`}>{r.requestNo}</Link>
+                    {/* On narrow screens each row is a card: the labels (aria-hidden, the headers name the cells) show. */}
+                    <td className="cell-date">
+                      <span className="cell-label" aria-hidden="true">
+                        {t("purchase.date")}
+                      </span>
+                      {r.date}
                     </td>
-                    <td>{r.email}</td>
-                    <td>
-                      <span className="nowrap">{r.serial}</span>
-                      {r.alias ? (
-                        <>
-                          <br />
-                          <small className="muted">{r.alias}</small>
-                        </>
-                      ) : null}
+                    <td className="cell-request">
+                      <Link to={`/mypage/purchase/${r.id}`} className="nowrap">
+                        {r.requestNo}
+                      </Link>
+                      <small className="muted request-who">
+                        <span className="visually-hidden">{t("purchase.email")}: </span>
+                        {r.email}
+                      </small>
+                      <small className="muted request-who">
+                        <span className="visually-hidden">{t("purchase.licenseKey")}: </span>
+                        <span className="nowrap">{r.serial}</span>
+                        {r.alias ? ` (${r.alias})` : null}
+                      </small>
                     </td>
-                    <td>{r.contents}</td>
-                    <td>{r.quantity}</td>
-                    <td className="nowrap">{r.total}</td>
-                    <td className={`request-state is-${r.state}`}>{t(`purchase.state.${r.state}`)}</td>
+                    <td className="cell-contents">
+                      <span className="cell-label" aria-hidden="true">
+                        {t("purchase.contents")}
+                      </span>
+                      {r.contents}
+                    </td>
+                    <td className="cell-quantity">
+                      <span className="cell-label" aria-hidden="true">
+                        {t("purchase.quantity")}
+                      </span>
+                      {r.quantity}
+                    </td>
+                    <td className="cell-total">
+                      <span className="cell-label" aria-hidden="true">
+                        {t("purchase.total")}
+                      </span>
+                      <span className="nowrap">{r.total}</span>
+                    </td>
+                    <td className={`cell-status request-state is-${r.state}`}>{t(`purchase.state.${r.state}`)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -5,11 +5,12 @@ import { PaySteps } from "../components/pay";
 import { RequestSteps } from "../components/request-steps";
 import { useTranslation } from "../i18n/react";
 import { MarketError } from "../market/errors";
+import { RateLimited } from "../market/rate-limits.server";
 import { lookupBusinessKey } from "../market/requests/lookup.server";
 import { fieldErrors, keyLookupSchema } from "../utils/input.server";
 import { pageSeo } from "../utils/page.server";
 import { requirePay, savePay } from "../utils/pay-session.server";
-import { withRetryAfter } from "../utils/rate-limit.server";
+import { refusalText, retryAfterHeaders, withRetryAfter } from "../utils/rate-limit.server";
 import { seoMeta } from "../utils/seo";
 
 export const headers = withRetryAfter;
@@ -46,6 +47,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirect(flow === "request" ? "/request" : "/pay03", { headers: { "Set-Cookie": cookie } });
   } catch (error) {
     if (!(error instanceof MarketError)) throw error;
+    // Over a limit: which one, and when to try again (429 with Retry-After).
+    if (error instanceof RateLimited)
+      return data(
+        { errors: {}, values, failure: error.code, limit: refusalText(context.locale, error) },
+        { status: 429, headers: retryAfterHeaders(error.retryAfterMs) },
+      );
     return data({ errors: {}, values, failure: error.code }, { status: error.status });
   }
 }
@@ -98,7 +105,7 @@ export default function PayKey() {
           {errors.email ? t(errors.email) : ""}
         </p>
         <p id={`${id}-failure`} className="field-error" role="alert">
-          {result?.failure ? t(`pay.error.${result.failure}`) : ""}
+          {result && "limit" in result ? String(result.limit) : result?.failure ? t(`pay.error.${result.failure}`) : ""}
         </p>
         <p className="pay-actions">
           <Link to="/cart" className="button button-ghost">

@@ -8,13 +8,14 @@ import { useTranslation } from "../i18n/react";
 import { MarketError } from "../market/errors";
 import { currencyFor } from "../market/money";
 import { quoteCheckout } from "../market/orders/checkout.server";
+import { RateLimited } from "../market/rate-limits.server";
 import { businessKeyById } from "../market/requests/lookup.server";
 import { createPurchaseRequest } from "../market/requests/requests.server";
 import { fieldErrors, requestFormSchema } from "../utils/input.server";
 import { publicOrigin } from "../utils/origin.server";
 import { pageSeo } from "../utils/page.server";
 import { requirePay, savePay } from "../utils/pay-session.server";
-import { withRetryAfter } from "../utils/rate-limit.server";
+import { refusalText, retryAfterHeaders, withRetryAfter } from "../utils/rate-limit.server";
 import { seoMeta } from "../utils/seo";
 
 export const headers = withRetryAfter;
@@ -73,6 +74,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirect("/requestComp", { headers: { "Set-Cookie": cookie } });
   } catch (error) {
     if (!(error instanceof MarketError)) throw error;
+    // Over a limit: which one (the key's, the company's, the address's), and when to try again.
+    if (error instanceof RateLimited)
+      return data(
+        { errors: {}, values, failure: error.code, limit: refusalText(context.locale, error) },
+        { status: 429, headers: retryAfterHeaders(error.retryAfterMs) },
+      );
     return data({ errors: {}, values, failure: error.code }, { status: error.status });
   }
 }
@@ -106,7 +113,7 @@ export default function RequestForm() {
       <Form method="post" className="pay-form" aria-describedby={`${id}-failure`}>
         <RequestFields values={result?.values} errors={errors} />
         <p id={`${id}-failure`} className="field-error" role="alert">
-          {result?.failure ? t(`pay.error.${result.failure}`) : ""}
+          {result && "limit" in result ? String(result.limit) : result?.failure ? t(`pay.error.${result.failure}`) : ""}
         </p>
         <p className="pay-actions">
           <Link to="/pay-key" className="button button-ghost">

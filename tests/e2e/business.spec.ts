@@ -216,7 +216,7 @@ test("journey: the editor's user requests the cart, the representative pays it b
 
   // The representative is signed in on the website: the header counts the requests waiting for payment.
   await signInRepresentative(page, "ko");
-  const count = page.locator(".site-header").getByRole("link", { name: /^구매 요청 \d+건$/ });
+  const count = page.locator(".site-header").getByRole("link", { name: /^결제할 요청 \d+건$/ });
   const before = Number(((await count.textContent()) ?? "").replace(/\D/g, ""));
 
   // The user of the company's key shops on the storefront inside the editor's webview.
@@ -265,7 +265,7 @@ test("journey: the editor's user requests the cart, the representative pays it b
 
   // The representative sees one more request in the header, opens it and pays it.
   await page.reload();
-  await expect(count).toHaveText(`구매 요청 ${before + 1}건`);
+  await expect(count).toHaveText(`결제할 요청 ${before + 1}건`);
   await count.click();
   await expect(page).toHaveURL((url) => url.pathname === "/mypage/purchase");
   await page.getByRole("link", { name: requestNo, exact: true }).click();

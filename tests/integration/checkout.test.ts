@@ -587,7 +587,7 @@ describe(`checkout and payments through the sandbox gateway on ${ENGINE}`, () =>
         })
         .execute();
     const home = await (await go(b.jar, "/")).text();
-    expect(home).toMatch(/data-testid="request-count">2 purchase requests</);
+    expect(home).toMatch(/data-testid="request-count">2 requests to pay</);
     const api = await call("/api/v1/requests/count", { headers: { authorizationToken: b.token } });
     expect(((await api.json()) as { data: { count: number } }).data.count).toBe(2);
     const member = await newShopper(db);

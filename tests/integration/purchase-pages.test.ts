@@ -142,7 +142,7 @@ describe(`the representative's purchase request pages on ${ENGINE}`, () => {
 
   it("links the header's request count to /mypage/purchase, for business accounts only", async () => {
     const home = await (await get("/", demo.cookie)).text();
-    expect(home).toMatch(/<a[^>]*href="\/mypage\/purchase"[^>]*><span data-testid="request-count">1 purchase request<\/span><\/a>/);
+    expect(home).toMatch(/<a[^>]*href="\/mypage\/purchase"[^>]*><span data-testid="request-count">1 request to pay<\/span><\/a>/);
     const member = await newShopper(db);
     const memberHome = await (await get("/", member.jar.header)).text();
     expect(memberHome).not.toContain('href="/mypage/purchase"');
@@ -176,7 +176,9 @@ describe(`the representative's purchase request pages on ${ENGINE}`, () => {
     const res = await get("/mypage/purchase", repACookie());
     expect(res.status).toBe(200);
     const html = await res.text();
-    expect(html).toContain("24 purchase requests");
+    // The page's count says it counts all requests; the one beside it, the header's, those waiting for payment.
+    expect(html).toContain('<span data-testid="request-list-count">24 purchase requests in all</span>');
+    expect(html).toContain('<span data-testid="request-waiting-count">22 to pay (waiting for payment)</span>');
     const first = numbersIn(html);
     expect(first).toHaveLength(20);
     expect(first[0]).toBe(repA.ids.usd);
@@ -209,27 +211,29 @@ describe(`the representative's purchase request pages on ${ENGINE}`, () => {
       return { html, ids: numbersIn(html) };
     };
     const waiting = await list("state=waiting");
-    expect(waiting.html).toContain("22 purchase requests");
+    expect(waiting.html).toContain("22 purchase requests match the search");
     expect(waiting.html).toContain('href="/mypage/purchase?state=waiting&amp;page=2"');
     expect((await list("state=waiting&page=2")).ids).toEqual([repA.ids.waiting[1], repA.ids.waiting[0]]);
     expect((await list("state=paid")).ids).toEqual([repA.ids.paid]);
     expect((await list("state=expired")).ids).toEqual([repA.ids.expired]);
-    expect((await list("state=nonsense")).html).toContain("24 purchase requests");
+    expect((await list("state=nonsense")).html).toContain("24 purchase requests in all");
 
     const day = seoulDay(6);
     const onePaidDay = await list(`from=${day}&to=${day}`);
     expect(onePaidDay.ids).toEqual([repA.ids.paid]);
     expect(onePaidDay.html).toContain(`value="${day}"`);
-    expect((await list(`from=${seoulDay(2)}&to=${seoulDay(2)}&state=waiting`)).html).toContain("21 purchase requests");
+    expect((await list(`from=${seoulDay(2)}&to=${seoulDay(2)}&state=waiting`)).html).toContain("21 purchase requests match the search");
     expect((await list(`to=${seoulDay(30)}`)).ids).toEqual([repA.ids.expired]);
     expect((await list(`from=${seoulDay(1)}`)).ids).toEqual([repA.ids.usd]);
     // A day that does not exist is no filter.
-    expect((await list("from=2026-02-31")).html).toContain("24 purchase requests");
+    expect((await list("from=2026-02-31")).html).toContain("24 purchase requests in all");
     const none = await list(`from=${seoulDay(1)}&state=expired`);
     expect(none.html).toContain("No purchase requests.");
 
     const ko = await list("state=expired", "ko");
-    expect(ko.html).toContain("구매 요청 1건");
+    expect(ko.html).toContain("조회된 구매 요청 1건");
+    expect(ko.html).toContain("결제할 요청(결제 대기) 22건");
+    expect((await list("", "ko")).html).toContain("전체 구매 요청 24건");
     expect(ko.html).toContain("기간 만료");
     expect(ko.html).toContain('<html lang="ko"');
   });
@@ -364,13 +368,54 @@ describe(`the representative's purchase request pages on ${ENGINE}`, () => {
       expect(detail.status).toBe(409);
       expect(await detail.text()).toContain(ko);
     }
-    // Requests quoted in different currencies are not paid together.
-    const mixed = await post("/mypage/purchase?index", repACookie(), {
-      intent: "pay",
-      request: [String(repA.ids.waiting[7]), String(repA.ids.usd)],
+  });
+
+  it("answers a Pay selected over two currencies with the requests of each and one payment per currency, with and without JavaScript", async () => {
+    const krw = [repA.ids.waiting[8], repA.ids.waiting[7]];
+    const numbers = async (ids: number[]) => {
+      const rows = await db.selectFrom("purchase_requests").select(["id", "request_no"]).where("id", "in", ids).execute();
+      return ids.map((id) => rows.find((r) => r.id === id)?.request_no);
+    };
+    const [krw1, krw2] = await numbers(krw);
+    const [usd] = await numbers([repA.ids.usd]);
+    const form = { intent: "pay", request: [String(krw[1]), String(repA.ids.usd), String(krw[0])] };
+    // Without JavaScript: a plain form post re-renders the page with the answer.
+    const en = await post("/mypage/purchase?index", repACookie(), form);
+    expect(en.status).toBe(409);
+    expect(en.headers.getSetCookie().some((c) => c.startsWith("pay=") && !c.startsWith("pay=;"))).toBe(false);
+    const html = await en.text();
+    const alert = html.slice(html.indexOf('role="alert"'), html.indexOf("</ul>", html.indexOf('role="alert"')));
+    expect(alert).toContain(
+      "The selected requests are in different currencies, and one payment is made in one currency. Pay them in separate payments, one for each currency:",
+    );
+    expect(alert).toContain(`Requests in KRW: ${krw1}, ${krw2}`);
+    expect(alert).toContain(`Requests in USD: ${usd}`);
+    // Each currency's own payment: a form with its requests and a Pay button, which starts paying them.
+    expect(alert).toContain("Pay the 2 requests in KRW");
+    expect(alert).toContain("Pay the 1 request in USD");
+    const krwForm = alert.slice(alert.indexOf("<form"), alert.indexOf("</form>"));
+    expect([...krwForm.matchAll(/name="request" value="(\d+)"/g)].map((m) => Number(m[1]))).toEqual(krw);
+    const payKrw = await post("/mypage/purchase?index", repACookie(), { intent: "pay", request: krw.map(String) });
+    expect(payKrw.status).toBe(302);
+    expect(payKrw.headers.get("location")).toBe("/pay01");
+    // The choice is kept for the next try.
+    for (const id of [...krw, repA.ids.usd]) expect(html).toMatch(new RegExp(`checked="" value="${id}"`));
+
+    const ko = await (await post("/mypage/purchase?index", repACookie(), form, "ko")).text();
+    expect(ko).toContain("선택한 요청의 통화가 서로 다릅니다. 한 번의 결제는 한 가지 통화로만 할 수 있으니 통화별로 나누어 결제해 주세요.");
+    expect(ko).toContain(`KRW 요청: ${krw1}, ${krw2}`);
+    expect(ko).toContain("KRW 요청 2건 결제");
+
+    // With JavaScript (Remix's data request), the same answer as data.
+    const js = await call("/mypage/purchase.data?index", {
+      method: "POST",
+      body: new URLSearchParams([["intent", "pay"], ...form.request.map((id) => ["request", id])]),
+      headers: { cookie: [repACookie(), lng.en].join("; "), "content-type": "application/x-www-form-urlencoded" },
     });
-    expect(mixed.status).toBe(409);
-    expect(await mixed.text()).toContain("This request is paid in the currency it was quoted in.");
+    expect(js.status).toBe(409);
+    const body = await js.text();
+    expect(body).toContain("pay.error.REQUEST_CURRENCIES_MIXED");
+    for (const no of [krw1, krw2, usd]) expect(body).toContain(no);
   });
 
   it("shows the quote by its link without a login, plain, in the visitor's language, and not indexed", async () => {

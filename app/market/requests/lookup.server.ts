@@ -6,7 +6,7 @@ import type { DB } from "../../db/db.server";
 import type { Locale } from "../../i18n/config";
 import { MarketError } from "../errors";
 import type { LicenseIdentity } from "../licenses.server";
-import { enforce, RULES, refund } from "../rate-limits.server";
+import { enforceInTurn, RULES, refund } from "../rate-limits.server";
 
 export interface BusinessKey {
   licenseId: number;
@@ -88,19 +88,37 @@ export const normalizeSerial = (serial: string) => serial.trim().toUpperCase();
 
 /**
  * Looks up a key by its licensing e-mail (website and API callers without the editor). A wrong e-mail answers
- * exactly as an unknown key does, and failed lookups count against the caller's address.
+ * exactly as an unknown key does. Limits (RULES, docs/security.md): every lookup counts against the address's high
+ * ceiling; each is counted as a failure of the address before the lookup (so parallel guesses cannot all pass)
+ * and given back when the key is found; a found key then counts for its key and its company, so the editor seats
+ * of one office behind one address each look their own key up.
  */
 export async function lookupBusinessKey(
   db: DB,
   input: { serial: string; email: string; ip: string },
   now = new Date(),
 ): Promise<BusinessKey> {
-  await enforce(db, [[RULES.keyLookupAddress, input.ip]], now);
+  await enforceInTurn(
+    db,
+    [
+      [RULES.keyLookupAddress, input.ip],
+      [RULES.keyLookupFailures, input.ip],
+    ],
+    now,
+  );
   const row = await byLicense(db).where("licenses.serial", "=", normalizeSerial(input.serial)).executeTakeFirst();
   const email = input.email.trim().toLowerCase();
   const key = keyOf(row && row.email.trim().toLowerCase() === email ? row : undefined, now);
   // A lookup that found its key does not count as a failure.
-  await refund(db, RULES.keyLookupAddress.bucket, input.ip, now);
+  await refund(db, RULES.keyLookupFailures.bucket, input.ip, now);
+  await enforceInTurn(
+    db,
+    [
+      [RULES.keyLookupKey, String(key.licenseId)],
+      [RULES.keyLookupCompany, String(key.ownerUserId)],
+    ],
+    now,
+  );
   return key;
 }
 

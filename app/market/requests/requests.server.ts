@@ -15,7 +15,7 @@ import { requestToRepresentativeMail, requestToRequesterMail } from "../mail/mes
 import { queueMail } from "../mail/queue.server";
 import { type Currency, currencyFor, formatMoney } from "../money";
 import { priceOrder } from "../orders/pricing";
-import { enforce, RULES } from "../rate-limits.server";
+import { enforceInTurn, RULES } from "../rate-limits.server";
 import { MAX_REQUEST_ITEMS, PAGE_SIZE } from "../rules";
 import type { BusinessKey } from "./lookup.server";
 import { quoteRequests } from "./payment.server";
@@ -74,10 +74,17 @@ export async function createPurchaseRequest(db: DB, input: NewRequestInput): Pro
   const ids = [...new Set(input.contentIds)];
   if (ids.length === 0) throw new MarketError("REQUEST_EMPTY", 400, "Choose the items to request");
   if (ids.length > MAX_REQUEST_ITEMS) throw new MarketError("CHECKOUT_TOO_LARGE", 400, "Too many items");
-  await enforce(db, [
-    [RULES.requestAddress, input.ip],
-    [RULES.requestKey, String(input.key.licenseId)],
-  ]);
+  // Per key (one editor seat), per company, then the office address's ceiling; a seat past its own limit is not
+  // charged to the others (enforceInTurn).
+  await enforceInTurn(
+    db,
+    [
+      [RULES.requestKey, String(input.key.licenseId)],
+      [RULES.requestCompany, String(input.key.ownerUserId)],
+      [RULES.requestAddress, input.ip],
+    ],
+    now,
+  );
   const currency = currencyFor(input.locale);
   const rows = await db
     .selectFrom("contents")
