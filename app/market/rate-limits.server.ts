@@ -78,8 +78,14 @@ export const RULES = {
   requestKey: { bucket: "request:key", limit: 30, windowMs: DAY },
   requestCompany: { bucket: "request:company", limit: 500, windowMs: DAY },
   requestAddress: { bucket: "request:ip", limit: 300, windowMs: HOUR },
-  /** The editor's sign-in hand-off tokens asked from one address. */
-  handOffAddress: { bucket: "handoff:ip", limit: 60, windowMs: HOUR },
+  /**
+   * The editor's sign-in hand-offs. Like key lookups, an office's seats share one address: hand-offs of a known
+   * installation count per licence, the address has a ceiling, and unknown installations (a wrong hw_info, key
+   * guessing) stay tight per address.
+   */
+  handOffFailures: { bucket: "handoff:ip", limit: 60, windowMs: HOUR },
+  handOffAddress: { bucket: "handoff:ip:all", limit: 2000, windowMs: HOUR },
+  handOffKey: { bucket: "handoff:key", limit: 60, windowMs: HOUR },
   mailAddress: { bucket: "mail:ip", limit: 10, windowMs: HOUR },
   mailAccount: { bucket: "mail:account", limit: 20, windowMs: DAY },
   mailRecipient: { bucket: "mail:to", limit: 5, windowMs: DAY },

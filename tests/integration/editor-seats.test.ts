@@ -204,6 +204,31 @@ describe(`who the editor's hand-off signs in as, on ${ENGINE}`, () => {
     });
   });
 
+  it("an office's seats share one address: hand-offs count per licence, unknown installations per address", async () => {
+    const ask = (key: { serial: string; hw_info: string }, ip: string) =>
+      call("/api/v1/auth/request_blowfish", {
+        method: "POST",
+        headers: { license_id: key.serial, hw_info: key.hw_info, language: "en" },
+        ip,
+      });
+    // One seat opening the market over and over: 60 an hour for that licence, then 429 with Retry-After.
+    const seatIp = "198.51.100.201";
+    for (let i = 0; i < 60; i++) expect((await ask(DEMO_REQUESTS.secondKey, seatIp)).status, `hand-off ${i + 1}`).toBe(200);
+    const over = await ask(DEMO_REQUESTS.secondKey, seatIp);
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await over.json()).result.message).toMatch(
+      /^This editor has asked for the 60 sign-ins allowed an hour\. Please try again in \d+ minutes?\.$/,
+    );
+    // Another seat behind the same address is not held back by it.
+    expect((await ask(DEMO.newcomer, seatIp)).status).toBe(200);
+    // Guessing installations: 60 unknown ones an hour from an address, then even a right one is refused there.
+    const guessIp = "198.51.100.202";
+    for (let i = 0; i < 60; i++) expect((await ask({ serial: B2B.serial, hw_info: `HW-GUESS-${i}` }, guessIp)).status).toBe(403);
+    expect((await ask({ serial: B2B.serial, hw_info: "HW-GUESS-X" }, guessIp)).status).toBe(429);
+    expect((await ask(DEMO.newcomer, guessIp)).status).toBe(429);
+  });
+
   it("revokes sessions a business key's hand-off opened before this release (migration 0028)", async () => {
     const { up } = await import("../../app/db/migrations/0028_handoff_kinds");
     const business = await db.selectFrom("users").select("id").where("email", "=", DEMO.business.email).executeTakeFirstOrThrow();

@@ -85,6 +85,7 @@ describe(`sign-in from the editor on ${ENGINE}`, () => {
       serial: IND.serial,
       hwInfo: IND.hw_info,
       secret: SECRET,
+      ip: "198.51.100.81",
     });
     const results = await Promise.all(Array.from({ length: 8 }, () => redeemSignInHandOff(db, { token: encrypt, secret: SECRET })));
     expect(results.filter(Boolean)).toHaveLength(1);
@@ -93,9 +94,14 @@ describe(`sign-in from the editor on ${ENGINE}`, () => {
   it("refuses expired, tampered, foreign and forged tokens", async () => {
     const accounts = createBuiltInAccounts(db);
     const past = new Date(Date.now() - 3 * 60_000);
-    const old = await issueSignInHandOff(db, accounts, { serial: IND.serial, hwInfo: IND.hw_info, secret: SECRET }, past);
+    const old = await issueSignInHandOff(
+      db,
+      accounts,
+      { serial: IND.serial, hwInfo: IND.hw_info, secret: SECRET, ip: "198.51.100.81" },
+      past,
+    );
     expect(await redeemSignInHandOff(db, { token: old.encrypt, secret: SECRET })).toBeNull();
-    const fresh = await issueSignInHandOff(db, accounts, { serial: IND.serial, hwInfo: IND.hw_info, secret: SECRET });
+    const fresh = await issueSignInHandOff(db, accounts, { serial: IND.serial, hwInfo: IND.hw_info, secret: SECRET, ip: "198.51.100.81" });
     const flipped = `${fresh.encrypt.slice(0, 20)}${fresh.encrypt[20] === "A" ? "B" : "A"}${fresh.encrypt.slice(21)}`;
     expect(await redeemSignInHandOff(db, { token: flipped, secret: SECRET })).toBeNull();
     expect(await redeemSignInHandOff(db, { token: fresh.encrypt, secret: "another-secret-another" })).toBeNull();
@@ -113,7 +119,7 @@ describe(`sign-in from the editor on ${ENGINE}`, () => {
 
   it("a member token whose account became a business account, or whose key became a business key, opens nothing", async () => {
     const accounts = createBuiltInAccounts(db);
-    const issued = await issueSignInHandOff(db, accounts, { serial: IND.serial, hwInfo: IND.hw_info, secret: SECRET });
+    const issued = await issueSignInHandOff(db, accounts, { serial: IND.serial, hwInfo: IND.hw_info, secret: SECRET, ip: "198.51.100.81" });
     expect(issued.kind).toBe("member");
     await db.updateTable("licenses").set({ owner_kind: "b2bg" }).where("serial", "=", IND.serial).execute();
     try {
@@ -127,7 +133,7 @@ describe(`sign-in from the editor on ${ENGINE}`, () => {
     const accounts = createHttpAccounts({ baseUrl: ACCOUNTS_BASE, token: ACCOUNTS_TOKEN });
     expect(await accounts.ownerOfLicense(IND.serial, IND.hw_info)).toEqual({ email: DEMO.member.email, userType: 1 });
     expect(await accounts.ownerOfLicense(IND.serial, "HW-OTHER")).toBeNull();
-    const issued = await issueSignInHandOff(db, accounts, { serial: IND.serial, hwInfo: IND.hw_info, secret: SECRET });
+    const issued = await issueSignInHandOff(db, accounts, { serial: IND.serial, hwInfo: IND.hw_info, secret: SECRET, ip: "198.51.100.81" });
     const redeemed = await redeemSignInHandOff(db, { token: issued.encrypt, secret: SECRET });
     expect(redeemed?.kind === "member" && redeemed.user.nickname).toBe(DEMO.member.nickname);
     // The B2BG key's installation is unknown to this service: still never an account, the key-only webview.
@@ -135,21 +141,25 @@ describe(`sign-in from the editor on ${ENGINE}`, () => {
       serial: DEMO.licenses.b2bg.serial,
       hwInfo: DEMO.licenses.b2bg.hw_info,
       secret: SECRET,
+      ip: "198.51.100.81",
     });
     expect(unknown.kind).toBe("key");
     // The service names the business account as the owner of a seat (user_type 2): key-only, never its session,
     // even when the e-mail is a market member's.
     server.use(...accountsHandlers({ [`${IND.serial}|${IND.hw_info}`]: { email: DEMO.member.email, user_type: 2 } }));
-    const seat = await issueSignInHandOff(db, accounts, { serial: IND.serial, hwInfo: IND.hw_info, secret: SECRET });
+    const seat = await issueSignInHandOff(db, accounts, { serial: IND.serial, hwInfo: IND.hw_info, secret: SECRET, ip: "198.51.100.81" });
     expect(seat.kind).toBe("key");
     expect((await redeemSignInHandOff(db, { token: seat.encrypt, secret: SECRET }))?.kind).toBe("key");
     server.use(http.get(`${ACCOUNTS_BASE}/licenses/:serial/owner`, () => HttpResponse.json({ email: "x@y.example", user_type: 9 })));
     await expect(accounts.ownerOfLicense(IND.serial, IND.hw_info)).rejects.toThrow(/malformed/);
     server.use(http.get(`${ACCOUNTS_BASE}/licenses/:serial/owner`, () => HttpResponse.json({ error: "down" }, { status: 503 })));
     await expect(accounts.ownerOfLicense(IND.serial, IND.hw_info)).rejects.toThrow(/unavailable/);
-    const down = await issueSignInHandOff(db, accounts, { serial: IND.serial, hwInfo: IND.hw_info, secret: SECRET }).catch(
-      (e: MarketError) => e.status,
-    );
+    const down = await issueSignInHandOff(db, accounts, {
+      serial: IND.serial,
+      hwInfo: IND.hw_info,
+      secret: SECRET,
+      ip: "198.51.100.81",
+    }).catch((e: MarketError) => e.status);
     expect(down).toBe(503);
     const unauthenticated = createHttpAccounts({ baseUrl: ACCOUNTS_BASE });
     server.resetHandlers();

@@ -16,6 +16,7 @@ import type { DB } from "../../db/db.server";
 import { type CompanyAccounts, CompanyAccountsUnavailable, type LicenseOwner } from "../../integrations/accounts/company-accounts.server";
 import { MarketError } from "../errors";
 import { identifyLicense } from "../licenses.server";
+import { enforceInTurn, RULES, refund } from "../rate-limits.server";
 import { SESSION_DAYS } from "./auth.server";
 
 /** A hand-off token lives this long: the editor opens the store right after asking for it. */
@@ -105,11 +106,22 @@ export function handOffKindOf(
 export async function issueSignInHandOff(
   db: DB,
   accounts: CompanyAccounts,
-  input: { serial: string; hwInfo: string; secret: string },
+  input: { serial: string; hwInfo: string; secret: string; ip: string },
   now = new Date(),
 ): Promise<IssuedHandOff> {
+  await enforceInTurn(
+    db,
+    [
+      [RULES.handOffAddress, input.ip],
+      [RULES.handOffFailures, input.ip],
+    ],
+    now,
+  );
   const license = await identifyLicense(db, input.serial, input.hwInfo);
   if (!license) throw new MarketError("LICENSE_NOT_FOUND", 403, "The license_id and hw_info headers do not match a registered licence");
+  // A known installation is not a failure: it counts per licence (an office's seats share one address).
+  await refund(db, RULES.handOffFailures.bucket, input.ip, now);
+  await enforceInTurn(db, [[RULES.handOffKey, String(license.id)]], now);
   const owner = await accounts.ownerOfLicense(input.serial, input.hwInfo).catch((error) => {
     if (error instanceof CompanyAccountsUnavailable)
       throw new MarketError("ACCOUNTS_UNAVAILABLE", 503, "Please try again in a few minutes");
