@@ -12,7 +12,18 @@ export const retryAfterHeaders = (retryAfterMs: number) => ({ "Retry-After": Str
 /** The limits whose refusal says which limit it is (limits.reason.<rule>), by bucket. */
 const REASONS = new Map<string, { rule: keyof typeof RULES; limit: number }>(
   (
-    ["requestKey", "requestCompany", "requestAddress", "keyLookupFailures", "keyLookupAddress", "keyLookupKey", "keyLookupCompany", "handOffFailures", "handOffAddress", "handOffKey"] as const
+    [
+      "requestKey",
+      "requestCompany",
+      "requestAddress",
+      "keyLookupFailures",
+      "keyLookupAddress",
+      "keyLookupKey",
+      "keyLookupCompany",
+      "handOffFailures",
+      "handOffAddress",
+      "handOffKey",
+    ] as const
   ).map((rule) => [RULES[rule].bucket, { rule, limit: RULES[rule].limit }]),
 );
 
