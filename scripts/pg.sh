@@ -4,9 +4,18 @@
 #   scripts/pg.sh stop    -> stops it and removes its files
 # Installs Debian's postgresql when no server binaries are found. initdb refuses to run as root, so the
 # server runs as the postgres user (created by the Debian package).
+# On a slow or busy machine: pg_ctl waits up to PG_CTL_TIMEOUT seconds (default 300; its own default of 60 gave up
+# on a server still starting, which then ran on unowned), a start and a stop with the same PG_STATE never run at
+# the same time (a lock beside the state), and a stop that pg_ctl could not finish kills the server before its files
+# are removed (never a server left running on a deleted data folder).
 set -euo pipefail
 STATE=${PG_STATE:-"$(pwd)/.cache/pg"}
+WAIT=${PG_CTL_TIMEOUT:-300}
 say() { echo "[pg] $*" >&2; }
+mkdir -p "$(dirname "$STATE")"
+# The lock is this script's alone: the server it starts does not inherit it (9>&- below).
+exec 9>"$STATE.lock"
+flock -w "$WAIT" 9 || { say "another pg.sh holds $STATE.lock"; exit 1; }
 
 find_bin() {
   local d
@@ -35,7 +44,7 @@ case "${1:-}" in
     echo "$DIR" > "$STATE/dir"
     PORT=$(python3 -c "import socket;s=socket.socket();s.bind(('127.0.0.1',0));print(s.getsockname()[1])")
     as_pg "$BIN/initdb" -D "$DIR/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 --no-sync >/dev/null
-    as_pg "$BIN/pg_ctl" -D "$DIR/data" -l "$DIR/log" -w -o "-c listen_addresses=127.0.0.1 -p $PORT -k $DIR -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" start >/dev/null
+    as_pg "$BIN/pg_ctl" -D "$DIR/data" -l "$DIR/log" -w -o "-c listen_addresses=127.0.0.1 -p $PORT -k $DIR -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" -t "$WAIT" start >/dev/null 9>&-
     ln -sfn "$DIR/data" "$STATE/data"
     echo "$BIN" > "$STATE/bin"
     URL="postgres://postgres@127.0.0.1:$PORT/postgres"
@@ -46,7 +55,11 @@ case "${1:-}" in
   stop)
     [ -f "$STATE/dir" ] || exit 0
     DIR=$(cat "$STATE/dir"); BIN=$(cat "$STATE/bin" 2>/dev/null || find_bin)
-    as_pg "$BIN/pg_ctl" -D "$DIR/data" -m fast -w stop >/dev/null 2>&1 || true
+    if ! as_pg "$BIN/pg_ctl" -D "$DIR/data" -m fast -w -t "$WAIT" stop >/dev/null 2>&1 && [ -f "$DIR/data/postmaster.pid" ]; then
+      PID=$(head -n 1 "$DIR/data/postmaster.pid")
+      [ -n "$PID" ] && kill -KILL "$PID" 2>/dev/null && say "killed postmaster $PID (pg_ctl stop did not finish)"
+      for _ in $(seq 1 50); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
+    fi
     rm -rf "$DIR" "$STATE"
     say "stopped"
     ;;

@@ -10,6 +10,17 @@ import { countRows, seedDatabase } from "../app/db/seed/index.server";
 import { createStorage } from "../app/integrations/storage/index.server";
 import { parseEnv } from "../app/utils/env.server";
 
+// Started by the server's first start (app/db/boot.server.ts), which names itself in SEED_PARENT_PID: when this
+// process's parent is no longer that server (it died, killed during a slow first start, say, and this process was
+// handed to init), nobody waits for this seed, so it stops instead of writing on into a data folder a harness may be
+// removing. (An IPC channel cannot tell: under `--import tsx` the child has none.) Checked at once, since the
+// imports above take a while, and then five times a second without keeping this process alive.
+const parentPid = Number(process.env.SEED_PARENT_PID ?? 0);
+if (parentPid) {
+  const orphaned = () => process.ppid !== parentPid;
+  if (orphaned()) process.exit(70);
+  setInterval(() => orphaned() && process.exit(70), 200).unref();
+}
 const env = parseEnv();
 const db = createDb(env.DATABASE_URL);
 if (process.argv.includes("--reset")) {

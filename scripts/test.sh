@@ -7,6 +7,16 @@
 # It installs what it needs when missing (Chromium, a Korean font, PostgreSQL) and says so.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# One run at a time in this folder: a second would remove the first's end-to-end data folders under its servers
+# and reuse, then stop, its PostgreSQL (.cache/pg-test) in the middle of its run.
+mkdir -p .cache
+if [ -f .cache/test.pid ] && kill -0 "$(cat .cache/test.pid)" 2>/dev/null; then
+  echo "another npm test is running in this folder (pid $(cat .cache/test.pid)): wait for it to end, or stop it"
+  exit 1
+fi
+echo $$ >.cache/test.pid
+cleanup() { rm -f .cache/test.pid; }
+trap cleanup EXIT
 bash scripts/node-headers.sh
 REPORTS=.cache/reports
 rm -rf "$REPORTS"; mkdir -p "$REPORTS"
@@ -37,7 +47,7 @@ sqlite_pid=$!
 export PG_STATE="$PWD/.cache/pg-test"
 pg_pid=""
 if PG_URL=$(bash scripts/pg.sh start | tail -n 1) && [ -n "$PG_URL" ]; then
-  trap 'bash scripts/pg.sh stop' EXIT
+  trap 'bash scripts/pg.sh stop; cleanup' EXIT
   TEST_DATABASE_URL="$PG_URL" npx vitest run --project integration --reporter=default --reporter=json --outputFile="$REPORTS/vitest-postgres.json" >"$REPORTS/vitest-postgres.log" 2>&1 &
   pg_pid=$!
 else
@@ -50,7 +60,7 @@ if [ -n "$pg_pid" ]; then
   wait "$pg_pid"
   echo; echo "--- vitest on PostgreSQL"; cat "$REPORTS/vitest-postgres.log"
   read -r p f < <(count_vitest "$PWD/$REPORTS/vitest-postgres.json"); add "$p" "$f"
-  bash scripts/pg.sh stop; trap - EXIT
+  bash scripts/pg.sh stop; trap cleanup EXIT
 fi
 
 step "end-to-end tests in Chromium (two shards side by side)"
