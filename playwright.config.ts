@@ -9,6 +9,10 @@ export default defineConfig({
   outputDir: process.env.E2E_OUTPUT ?? "./test-results",
   workers: 1,
   retries: 0,
+  // CI runs on a busy shared machine: a step that takes 3 s on a quiet one can take 20 under load. The limits are
+  // for hung tests, not for speed (speed is measured by bench/, not by timed tests).
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
   reporter: process.env.PW_JSON_OUTPUT ? [["list"], ["json", { outputFile: process.env.PW_JSON_OUTPUT }]] : [["list"]],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
