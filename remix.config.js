@@ -23,6 +23,8 @@ export default {
         route("benefit", "embedded/benefit.tsx", { id: "embedded-benefit" });
         route("request", "embedded/request.tsx", { id: "embedded-request" });
       });
+      // A key-only buyer's licence certificate, printable: outside the webview's layout, under its cookie's path.
+      route("mypage/sw/certificate/:id", "embedded/certificate.tsx", { id: "embedded-certificate" });
       // The operator console (issue 17): its own plain layout; sign-in and sign-out sit beside it.
       route("admin/login", "admin/login.tsx", { id: "admin-login" });
       route("admin/logout", "admin/logout.tsx", { id: "admin-logout" });

@@ -38,6 +38,7 @@ import { startScheduledJobs } from "./app/market/scheduled-jobs.server";
 import { modesFingerprint, serviceModes } from "./app/market/service-modes.server";
 import { PAGE_CACHE_HEADER } from "./app/utils/cache";
 import { runPrimary } from "./app/utils/cluster.server";
+import { sessionSecret } from "./app/utils/cookies.server";
 import { parseEnv } from "./app/utils/env.server";
 import { createGate, GateFull } from "./app/utils/gate.server";
 import { checkHealth } from "./app/utils/health.server";
@@ -413,6 +414,7 @@ const stopMail =
         transport: mailTransport,
         publicUrl: env.PUBLIC_URL,
         from: env.MAIL_FROM,
+        secret: sessionSecret(env),
         intervalMs: env.MAIL_POLL_MS,
         holder: processHolder(),
         log,

@@ -51,7 +51,11 @@ export function PaymentHistory({ history, detailHref }: { history: PaymentHistor
                   <td className="nowrap">
                     <Link to={detailHref(o.id)}>{o.orderNo}</Link>
                   </td>
-                  <td>{o.name}</td>
+                  <td>
+                    {o.name}
+                    <br />
+                    <small className="muted">{t(`orders.purchase.${o.category}`)}</small>
+                  </td>
                   <td>{o.quantity}</td>
                   <td className="nowrap">{o.total}</td>
                   <td>{t(`orders.state.${o.status}`)}</td>

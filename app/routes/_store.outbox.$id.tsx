@@ -2,6 +2,7 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "../i18n/react";
 import { outboxMessage, outboxVisible } from "../market/mail/outbox.server";
+import { sessionSecret } from "../utils/cookies.server";
 import { positiveId } from "../utils/input.server";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
@@ -10,7 +11,7 @@ import { seoMeta } from "../utils/seo";
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const id = positiveId.safeParse(params.id);
   if (!outboxVisible(context.env, context.clientIp) || !id.success) throw data(null, { status: 404 });
-  const mail = await outboxMessage(context.db, id.data, context.env.PUBLIC_URL);
+  const mail = await outboxMessage(context.db, id.data, context.env.PUBLIC_URL, sessionSecret(context.env));
   if (!mail) throw data(null, { status: 404 });
   return data(
     { mail, seo: await pageSeo(request, context, { titleKey: "outbox.title" }) },

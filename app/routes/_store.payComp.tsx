@@ -5,13 +5,20 @@ import { PaySteps } from "../components/pay";
 import { useTranslation } from "../i18n/react";
 import { formatMoney } from "../market/money";
 import { downloadTarget, flowOrder } from "../market/orders/flows.server";
+import { orderAccessPath } from "../market/orders/order-access.server";
 import { orderContentsOf } from "../market/orders/order-names.server";
 import { readCheckout } from "../utils/checkout.server";
 import { seoulText } from "../utils/dates";
+import { orderAccessToken } from "../utils/key-order.server";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
-/** Step 4: done — paid, or waiting for the virtual-account deposit, or an eCheck clearing. */
+/**
+ * Step 4: what became of the payment, truthfully per method and state — paid (items ready: download now or later),
+ * waiting for the virtual-account deposit (the account, the deadline; the items come after the deposit), an eCheck
+ * clearing, or cancelled. A key-only buyer (direct flow) has no My page: their links are the order's signed link and
+ * the editor's path.
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { pay, state, payer } = await readCheckout(request, context);
   if (!pay.data.orderNo) throw redirect("/pay03");
@@ -19,10 +26,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!order) throw redirect("/?notice=session-expired");
   if (order.status === "failed") throw redirect("/pay-error");
   if (order.status === "pending" && !order.pending_reason) throw redirect("/pay-cancel");
+  const token = state.flow === "direct" ? orderAccessToken(context, order) : null;
   return {
     order,
     contents: await orderContentsOf(context.db, order, context.locale),
     download: payer && state.flow === "member" ? await downloadTarget(context.db, order, payer.id) : null,
+    keyOrderPath: token ? orderAccessPath(order.id, token) : null,
     dueText: seoulText(order.vbank_due_at, context.locale, "long"),
     flow: state.flow,
     locale: context.locale,
@@ -32,16 +41,34 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
 
+type Outcome = "complete" | "waiting" | "pending" | "cancelled";
+
+const outcomeOf = (status: string): Outcome =>
+  status === "waiting" || status === "expiring"
+    ? "waiting"
+    : status === "pending"
+      ? "pending"
+      : status === "cancelled"
+        ? "cancelled"
+        : "complete";
+
+const KEY_OUTCOME: Record<Outcome, string> = {
+  complete: "pay.directDone",
+  waiting: "payOutcome.keyWaiting",
+  pending: "payOutcome.keyPending",
+  cancelled: "payOutcome.keyCancelled",
+};
+
 export default function PayComplete() {
-  const { order, contents, locale, dueText, flow, download } = useLoaderData<typeof loader>();
+  const { order, contents, locale, dueText, flow, download, keyOrderPath } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
-  const state = order.status === "waiting" ? "waiting" : order.status === "pending" ? "pending" : "complete";
+  const state = outcomeOf(order.status);
   return (
     <section className="pay-page">
-      <h1>{t(`pay.heading.${state}`)}</h1>
+      <h1>{state === "cancelled" ? t("payOutcome.cancelledHeading") : t(`pay.heading.${state}`)}</h1>
       <PaySteps current={4} />
       <p className="notice-box" role="status">
-        {t(`pay.done.${state}`)}
+        {state === "cancelled" ? t("payOutcome.cancelled") : t(`pay.done.${state}`)}
       </p>
       <dl className="price-box">
         <dt>{t("orders.number")}</dt>
@@ -50,6 +77,8 @@ export default function PayComplete() {
         <dd>{contents}</dd>
         <dt>{t("orders.method")}</dt>
         <dd>{order.method ? t(`pay.method.${order.method}`) : ""}</dd>
+        <dt>{t("orders.status")}</dt>
+        <dd>{t(`orders.state.${state === "pending" ? "waiting" : order.status === "expiring" ? "waiting" : order.status}`)}</dd>
         <dt>{t("cart.total")}</dt>
         <dd className="price-total">{formatMoney(order.total, order.currency as "KRW" | "USD", locale)}</dd>
         {state === "waiting" && order.vbank_account ? (
@@ -64,16 +93,25 @@ export default function PayComplete() {
           </>
         ) : null}
       </dl>
+      {state === "waiting" ? <p className="muted">{t("payOutcome.afterDeposit")}</p> : null}
       {state === "pending" ? <p className="muted">{t("pay.echeckNote")}</p> : null}
-      {flow === "direct" ? <p className="notice-box">{t("pay.directDone")}</p> : null}
-      {flow === "pay_requests" ? <p className="notice-box">{t("pay.requestsDone")}</p> : null}
+      {flow === "direct" ? <p className="notice-box">{t(KEY_OUTCOME[state])}</p> : null}
+      {flow === "pay_requests" && state === "complete" ? <p className="notice-box">{t("pay.requestsDone")}</p> : null}
       {state === "complete" && download?.kind === "link" ? <p className="notice-box">{t("pay.linkToDownload")}</p> : null}
       {flow === "direct" ? (
-        <p className="pay-actions">
-          <Link to="/" className="button">
-            {t("pay.continue")}
-          </Link>
-        </p>
+        <>
+          {state !== "cancelled" ? <p className="muted">{t("payOutcome.editorPath")}</p> : null}
+          <p className="pay-actions">
+            {keyOrderPath ? (
+              <a href={keyOrderPath} className="button" rel="noreferrer">
+                {t("payOutcome.viewOrder")}
+              </a>
+            ) : null}
+            <Link to="/" className="button button-ghost">
+              {t("pay.continue")}
+            </Link>
+          </p>
+        </>
       ) : (
         <p className="pay-actions">
           {state === "complete" && download ? (

@@ -208,6 +208,9 @@ interface World {
   passPriceId: number;
 }
 
+/** A well-formed order-link token (order 1, licence 1, year 2100) with a signature the store never made. */
+const FORGED_ORDER_ACCESS = "1.1.4102444800000.not-a-real-signature-00000000000000000000000";
+
 /** Path parameters of the page routes, by route id. */
 const pagePathSpecs = (w: World): Record<string, Record<string, Spec>> => ({
   "routes/_store.$category": { category: { value: "video" } },
@@ -226,6 +229,12 @@ const pagePathSpecs = (w: World): Record<string, Record<string, Spec>> => ({
   "routes/mypage.certificate-pdf.$id": { id: { owned: "line", door: "member", deny: true } },
   "routes/sandbox.pay.$id": { id: { owned: "payment", door: "member", deny: true } },
   "embedded-pay-detail": { id: { owned: "order", door: "licence", deny: true } },
+  // A key-only buyer's certificate: only lines of the key's direct purchases (none here, 404 to everyone);
+  // tests/integration/key-only-orders.test.ts holds the owner-only rule.
+  "embedded-certificate": { id: { owned: "line", door: "licence", deny: false } },
+  // The mail's signed order link: without a valid token (a made-up one below) nobody opens any order.
+  "routes/_store.mypage.order.$id": { id: { owned: "order", door: "link", deny: true } },
+  "routes/mypage.order.$id.certificate.$line": { id: { value: "1" }, line: { owned: "line", door: "link", deny: true } },
   "routes/files.$token": { token: { value: "not-a-real-token-0000000000" } },
   // The test-mode outbox answers only on the store's own machine (these callers come from elsewhere: 404).
   "routes/_store.outbox.$id": { id: { value: "1" } },
@@ -262,6 +271,9 @@ const pagePublicQuery = (w: World): Record<string, string> => ({
   "routes/_store.bridge": "encrypt=not-a-hand-off-token",
   // An unsubscribe token names a member and is signed; a made-up one opens nothing.
   "routes/_store.rejection": "token=MQ.not-a-real-signature-0000000000000000000000000000",
+  // An order link's token is signed by the store (order-access.server.ts); a made-up one opens nothing.
+  "routes/_store.mypage.order.$id": `access=${FORGED_ORDER_ACCESS}`,
+  "routes/mypage.order.$id.certificate.$line": `access=${FORGED_ORDER_ACCESS}`,
 });
 /** Query names routes read that never name an owner's data (filters, paging, notices, return addresses). */
 const NO_ID_QUERY_NAMES = new Set([
@@ -1301,6 +1313,20 @@ describe(`authorization matrix on ${ENGINE}`, () => {
           wrong: (a: Answer) => (a.json?.ok || a.status === 200 ? `answered ${a.status}` : null),
         })),
     ],
+    // The webview cancels only the key's own direct purchases: every other order (another licence's, a member's) is refused.
+    "embedded-pay-detail": (who) =>
+      w.resources
+        .filter((o) => o.kind === "order" && !licenceOwns(who, o.scope))
+        .map((o) => ({ path: `/mypage/sw/pay/${o.value}`, form: { line: o.extra as string[], reason: "authz" }, deny: true })),
+    // The mail's order link cancels with a valid token only.
+    "routes/_store.mypage.order.$id": () =>
+      w.resources
+        .filter((o) => o.kind === "order")
+        .map((o) => ({
+          path: `/mypage/order/${o.value}?access=${FORGED_ORDER_ACCESS}`,
+          form: { line: o.extra as string[], reason: "authz" },
+          deny: true,
+        })),
     "routes/_store.mypage.licenses": (who) => [
       ...foreign(who, "licence").flatMap((l): Write[] => [
         { path: "/mypage/licenses", form: { intent: "alias", id: l.value, alias: HIJACK }, deny: true },

@@ -66,6 +66,36 @@ export class EditorSimulator {
     });
   }
 
+  /**
+   * A direct purchase as the editor makes it (issue 24): the licence headers name the business key, no login and
+   * no e-mail typed; answers the order number (the sandbox then approves or issues the virtual account).
+   */
+  async buyDirect(contentIds: number[], method: string, idempotencyKey: string): Promise<string> {
+    const placed = await this.api("payments", {
+      items: contentIds.map((id) => ({ kind: "content", id })),
+      method,
+      agree_terms: true,
+      agree_paid: true,
+      idempotency_key: idempotencyKey,
+    });
+    if (placed.status !== 200) throw new Error(`direct purchase refused: ${placed.status} ${JSON.stringify(placed.json.result)}`);
+    return placed.json.data.order_no as string;
+  }
+
+  /** Opens a payment of this licence in the webview (/mypage/sw/pay/{id}), with the headers or the webview's cookie. */
+  paymentPage(orderId: number, cookie?: string) {
+    return this.page(`/mypage/sw/pay/${orderId}`, cookie ? { cookie } : {});
+  }
+
+  /** Cancels lines of a payment from the webview's detail page, as its form posts without scripts. */
+  cancelPayment(
+    orderId: number,
+    form: { line: string[]; reason: string; bank?: string; account?: string; holder?: string },
+    cookie?: string,
+  ) {
+    return this.page(`/mypage/sw/pay/${orderId}`, { form, ...(cookie ? { cookie } : {}) });
+  }
+
   /** The one-time token in the deep link a hand-over page opens (videoasset-editor://download?token=...). */
   static deepLinkToken(html: string): string | null {
     return /videoasset-editor:\/\/download\?token=([\w-]+)/.exec(html)?.[1] ?? null;

@@ -33,26 +33,33 @@ export interface OrderFacts {
   orderId: number;
   name: string;
   total: string;
+  /**
+   * Where the mail's button leads: a member's /mypage/pay/{id}, or a key-only buyer's signed order link (already a
+   * store link with its token's mark, see orders/mails.server.ts). Absent: /mypage/pay/{id}.
+   */
+  link?: string;
 }
 
-/** The receipt; for a virtual account it is the deposit confirmation. */
+const orderLink = (o: OrderFacts) => o.link ?? `/mypage/pay/${o.orderId}`;
+
+/** The receipt; for a virtual account it is the deposit confirmation. A key-only buyer's receipt opens the order by its signed link. */
 export const receiptMail = (to: string, locale: Locale, o: OrderFacts, member: boolean, deposit = false): ComposedMail =>
   standard(
     deposit ? "deposit" : member ? "receipt" : "receiptKey",
     to,
     locale,
     { orderNo: o.orderNo, name: o.name, total: o.total },
-    member ? { labelKey: "mail.action.payment", path: `/mypage/pay/${o.orderId}` } : undefined,
+    member || o.link ? { labelKey: "mail.action.payment", path: orderLink(o) } : undefined,
   );
 
 export const vbankMail = (to: string, locale: Locale, o: OrderFacts & { bank: string; account: string; holder: string; due: string }) =>
-  standard("vbank", to, locale, { ...o }, { labelKey: "mail.action.payment", path: `/mypage/pay/${o.orderId}` });
+  standard("vbank", to, locale, { ...o }, { labelKey: "mail.action.payment", path: orderLink(o) });
 
 export const vbankCancelledMail = (to: string, locale: Locale, o: Omit<OrderFacts, "orderId"> & { due: string }) =>
   standard("vbankCancelled", to, locale, { ...o }, { labelKey: "mail.action.shop", path: "/" });
 
 export const refundMail = (to: string, locale: Locale, o: OrderFacts & { refund: string; deduction: string }) =>
-  standard("refund", to, locale, { ...o }, { labelKey: "mail.action.payment", path: `/mypage/pay/${o.orderId}` });
+  standard("refund", to, locale, { ...o }, { labelKey: "mail.action.payment", path: orderLink(o) });
 
 export function requestToRepresentativeMail(
   to: string,

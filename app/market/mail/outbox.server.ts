@@ -20,7 +20,7 @@ export async function listOutbox(db: DB, limit = 50) {
     .execute();
 }
 
-export async function outboxMessage(db: DB, id: number, publicUrl: string) {
+export async function outboxMessage(db: DB, id: number, publicUrl: string, secret?: string) {
   const row = await db.selectFrom("mail_outbox").selectAll().where("id", "=", id).executeTakeFirst();
   if (!row) return null;
   return {
@@ -32,6 +32,6 @@ export async function outboxMessage(db: DB, id: number, publicUrl: string) {
     createdAt: row.created_at,
     sentAt: row.sent_at,
     headers: row.headers ? (JSON.parse(row.headers) as Record<string, string>) : {},
-    text: resolveLinks(row.body_text, publicUrl),
+    text: resolveLinks(row.body_text, publicUrl, false, secret),
   };
 }

@@ -8,6 +8,7 @@
 import type { DB } from "../../db/db.server";
 import type { MailTransport } from "../../integrations/mail/transport.server";
 import { runExclusive } from "../jobs.server";
+import { resolveOrderAccess } from "../orders/order-access.server";
 import { PUBLIC_URL_MARK } from "./compose.server";
 
 export const MAX_ATTEMPTS = 8;
@@ -20,6 +21,8 @@ export interface DeliveryOptions {
   transport: MailTransport;
   publicUrl: string;
   from: string;
+  /** The store's session secret: signs the key-only buyer's order links at delivery (orders/order-access.server.ts). */
+  secret?: string;
   now?: Date;
   batch?: number;
 }
@@ -27,9 +30,9 @@ export interface DeliveryOptions {
 const escapeHtml = (s: string) => s.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
 
 /** A stored body with its links on the store's public address. */
-export function resolveLinks(body: string, publicUrl: string, html = false): string {
+export function resolveLinks(body: string, publicUrl: string, html = false, secret?: string): string {
   const base = publicUrl.replace(/\/+$/, "");
-  return body.replaceAll(PUBLIC_URL_MARK, html ? escapeHtml(base) : base);
+  return resolveOrderAccess(body.replaceAll(PUBLIC_URL_MARK, html ? escapeHtml(base) : base), secret);
 }
 
 export async function deliverDueMail(db: DB, options: DeliveryOptions): Promise<{ sent: number; failed: number }> {
@@ -65,8 +68,8 @@ export async function deliverDueMail(db: DB, options: DeliveryOptions): Promise<
         from: options.from,
         to: row.to_address,
         subject: row.subject,
-        text: resolveLinks(row.body_text, options.publicUrl),
-        html: row.body_html === null ? null : resolveLinks(row.body_html, options.publicUrl, true),
+        text: resolveLinks(row.body_text, options.publicUrl, false, options.secret),
+        html: row.body_html === null ? null : resolveLinks(row.body_html, options.publicUrl, true, options.secret),
         headers: row.headers ? resolveHeaders(JSON.parse(row.headers) as Record<string, string>, options.publicUrl) : {},
         messageId: `<mail-${row.id}@${host}>`,
       });

@@ -11,13 +11,18 @@ import type { Gateways } from "../../integrations/payments/index.server";
 import { MarketError } from "../errors";
 import { type Actor, recordAudit } from "../operators/audit.server";
 import { releaseCoupon } from "./coupons.server";
-import { orderDetail } from "./history.server";
+import { type OrderOwner, orderDetail } from "./history.server";
 import { queueRefund } from "./mails.server";
 import { quoteRefund } from "./pricing";
 
 export interface CancelInput {
-  /** The member cancelling their own order; absent when an operator acts for the customer (`operator`). */
+  /**
+   * The member cancelling their own order (a representative also the direct purchases of the company's keys);
+   * absent when an operator acts for the customer (`operator`) or a key-only buyer cancels (`keyLicenseId`).
+   */
   userId?: number;
+  /** A key-only buyer (the editor's licence, or a signed mail link) cancelling a direct purchase made with that key. */
+  keyLicenseId?: number;
   orderId: number;
   /** Lines to cancel; empty means every active line. */
   lineIds: number[];
@@ -60,9 +65,15 @@ const snapshot = (o: {
 export async function cancelOrder(db: DB, gateways: Gateways, input: CancelInput) {
   const now = input.now ?? new Date();
   const operator = input.operator;
-  if (!operator && input.userId === undefined) throw new MarketError("UNAUTHORIZED", 401, "Sign in first");
+  if (!operator && input.userId === undefined && input.keyLicenseId === undefined)
+    throw new MarketError("UNAUTHORIZED", 401, "Sign in first");
   if (operator && !input.reason.trim()) throw new MarketError("REASON_REQUIRED", 400, "A reason is required");
-  const detail = await orderDetail(db, operator ? "console" : { userId: input.userId as number }, input.orderId, input.locale, now, {
+  const owner: OrderOwner | "console" = operator
+    ? "console"
+    : input.userId !== undefined
+      ? { userId: input.userId }
+      : { keyLicenseId: input.keyLicenseId as number };
+  const detail = await orderDetail(db, owner, input.orderId, input.locale, now, {
     override: operator?.override,
   });
   if (!detail) throw new MarketError("ORDER_NOT_FOUND", 404, "No such order");

@@ -55,3 +55,61 @@ export async function certificateOf(db: DB, userId: number, lineId: number, loca
     status: row.status,
   };
 }
+
+/**
+ * The certificate of one item of a key-only buyer's direct purchase (issue 24), for that key only: the buyer is the
+ * company owning the key (its representative's organization, and the representative's YouTube channel, the one the
+ * spec protects), reached by the licensing e-mail the order was bought with.
+ */
+export async function keyCertificateOf(
+  db: DB,
+  keyLicenseId: number,
+  lineId: number,
+  locale: Locale,
+  /** The one order a signed link grants: a line of another order of the key is not found. */
+  orderId?: number,
+): Promise<Certificate | null> {
+  let q = db
+    .selectFrom("order_items")
+    .innerJoin("orders", "orders.id", "order_items.order_id")
+    .innerJoin("contents", "contents.id", "order_items.content_id")
+    .innerJoin("licenses", "licenses.id", "orders.license_id")
+    .leftJoin("users", "users.id", "licenses.user_id")
+    .select([
+      "order_items.id",
+      "order_items.status",
+      "order_items.expires_at",
+      "orders.order_no",
+      "orders.ptime",
+      "orders.buyer_email",
+      "contents.code",
+      "contents.title_ko",
+      "contents.title_en",
+      "contents.contents_type",
+      "users.organization",
+      "users.nickname",
+      "users.youtube_channel_id",
+      "licenses.serial",
+      "licenses.alias",
+      "licenses.email as license_email",
+    ])
+    .where("order_items.id", "=", lineId)
+    .where("orders.license_id", "=", keyLicenseId)
+    .where("orders.user_id", "is", null)
+    .where("orders.purchase_category", "=", "direct")
+    .where("orders.status", "in", ["complete", "partially_cancelled"]);
+  if (orderId !== undefined) q = q.where("orders.id", "=", orderId);
+  const row = await q.executeTakeFirst();
+  if (!row?.ptime) return null;
+  const email = row.buyer_email ?? row.license_email;
+  return {
+    number: `${row.order_no}-${String(row.id).padStart(6, "0")}`,
+    orderNo: row.order_no,
+    item: { code: row.code, title: locale === "ko" ? row.title_ko : row.title_en, type: row.contents_type },
+    licence: { serial: row.serial, alias: row.alias },
+    buyer: { nickname: row.organization || row.nickname || email, email, youtubeChannelId: row.youtube_channel_id },
+    paidAt: row.ptime,
+    usableUntil: row.expires_at,
+    status: row.status,
+  };
+}

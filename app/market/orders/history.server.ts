@@ -9,11 +9,41 @@ import { ORDER_HISTORY_YEARS } from "../rules";
 import { contentsName, orderContents } from "./order-names.server";
 import { quoteRefund } from "./pricing";
 
-/** Whose orders: a signed-in member's, or an editor licence's (licence-key callers, the embedded pages). */
-export type OrderOwner = { userId: number } | { licenseId: number };
+/**
+ * Whose orders: a signed-in member's, an editor licence's (licence-key callers, the embedded pages, every order
+ * made for the licence), or a key-only buyer's (`keyLicenseId`: the direct purchases made with that key and no
+ * member, what the editor's webview and the signed mail link may cancel). A member's orders include the direct
+ * purchases made with the business keys the member represents (licences owner_kind 'b2bg' of the member).
+ */
+export type OrderOwner = { userId: number } | { licenseId: number } | { keyLicenseId: number };
 
-const ownedBy = <Q extends { where: (...args: any[]) => Q }>(q: Q, owner: OrderOwner, table: "orders" | "passes"): Q =>
-  "userId" in owner ? q.where(`${table}.user_id`, "=", owner.userId) : q.where(`${table}.license_id`, "=", owner.licenseId);
+const ownedBy = <Q extends { where: (...args: any[]) => Q }>(q: Q, owner: OrderOwner, table: "orders" | "passes"): Q => {
+  if ("licenseId" in owner) return q.where(`${table}.license_id`, "=", owner.licenseId);
+  if ("keyLicenseId" in owner) {
+    const keyed = q.where(`${table}.license_id`, "=", owner.keyLicenseId).where(`${table}.user_id`, "is", null);
+    return table === "orders" ? keyed.where("orders.purchase_category", "=", "direct") : keyed;
+  }
+  if (table === "passes") return q.where("passes.user_id", "=", owner.userId);
+  // The representative's own orders and the direct purchases made with the company's keys.
+  return q.where((eb: any) =>
+    eb.or([
+      eb("orders.user_id", "=", owner.userId),
+      eb.and([
+        eb("orders.purchase_category", "=", "direct"),
+        eb("orders.user_id", "is", null),
+        eb(
+          "orders.license_id",
+          "in",
+          eb
+            .selectFrom("licenses")
+            .select("licenses.id")
+            .where("licenses.owner_kind", "=", "b2bg")
+            .where("licenses.user_id", "=", owner.userId),
+        ),
+      ]),
+    ]),
+  );
+};
 
 /** Orders a member sees: placed and not abandoned (a pending or failed attempt is not a payment). */
 const VISIBLE = ["waiting", "complete", "cancelled", "partially_cancelled"];
@@ -98,7 +128,7 @@ const day = /^\d{4}-\d{2}-\d{2}$/;
 
 export interface PaymentHistoryPage {
   /** Rows with date, time and amount spelled on the server (Node's ICU and the browser's can differ). */
-  rows: { id: number; orderNo: string; name: string; quantity: number; status: string; date: string; total: string }[];
+  rows: { id: number; orderNo: string; name: string; quantity: number; status: string; category: string; date: string; total: string }[];
   totalCount: number;
   page: number;
   pages: number;
@@ -145,6 +175,7 @@ export async function paymentHistoryPage(
       name: o.name,
       quantity: o.quantity,
       status: o.status,
+      category: o.purchaseCategory,
       date: seoulText(o.paidAt ?? o.createdAt, locale),
       total: formatMoney(o.total, o.currency, locale),
     })),
@@ -196,14 +227,17 @@ export interface OrderDetail extends OrderRow {
   refusal: string | null;
 }
 
-/** Benefit content downloaded since the order was paid blocks its cancellation (spec section 4). */
-async function benefitDownloadedSince(db: DB, userId: number, paidAt: string | null) {
+/**
+ * Benefit content downloaded since the order was paid blocks its cancellation (spec section 4): by the member, or
+ * for a key-only buyer's order (no member) by the key.
+ */
+async function benefitDownloadedSince(db: DB, by: { userId: number } | { licenseId: number }, paidAt: string | null) {
   if (!paidAt) return false;
   const row = await db
     .selectFrom("downloads")
     .innerJoin("contents", "contents.id", "downloads.content_id")
     .select("downloads.id")
-    .where("downloads.user_id", "=", userId)
+    .where((eb) => ("userId" in by ? eb("downloads.user_id", "=", by.userId) : eb("downloads.license_id", "=", by.licenseId)))
     .where("contents.price_type", "=", "benefit")
     .where("downloads.created_at", ">=", paidAt)
     .executeTakeFirst();
@@ -256,7 +290,11 @@ export async function orderDetail(
     o.license_id
       ? db.selectFrom("licenses").select(["id", "serial", "alias"]).where("id", "=", o.license_id).executeTakeFirst()
       : undefined,
-    o.user_id === null ? Promise.resolve(false) : benefitDownloadedSince(db, o.user_id, o.ptime),
+    o.user_id !== null
+      ? benefitDownloadedSince(db, { userId: o.user_id }, o.ptime)
+      : o.license_id !== null
+        ? benefitDownloadedSince(db, { licenseId: o.license_id }, o.ptime)
+        : Promise.resolve(false),
   ]);
   const lines = items.map((i) => {
     const used = Boolean(i.first_downloaded_at) || (i.remaining !== null && i.pass_total !== null && i.remaining < i.pass_total);

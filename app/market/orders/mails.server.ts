@@ -9,10 +9,12 @@ import type { Database } from "../../db/schema";
 import type { Locale } from "../../i18n/config";
 import { seoulText } from "../../utils/dates";
 import { MarketError } from "../errors";
+import { storeLink } from "../mail/compose.server";
 import { receiptMail, refundMail, vbankCancelledMail, vbankMail } from "../mail/messages.server";
 import { queueMail } from "../mail/queue.server";
 import { type Currency, formatMoney } from "../money";
 import { admitMail, RateLimited } from "../rate-limits.server";
+import { orderAccessMark, orderAccessPath, orderLinkExpiry } from "./order-access.server";
 import { orderContentsOf } from "./order-names.server";
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -25,6 +27,24 @@ interface OrderRow {
   buyer_email: string | null;
   currency: string;
   total: number;
+  license_id: number | null;
+  purchase_category: string;
+  ptime: string | null;
+}
+
+/**
+ * Where an order's mail leads: a member's My page, or for a key-only buyer's direct purchase (no member) the
+ * signed, expiring link that opens that order for that key (order-access.server.ts); a purchase request paid by
+ * the representative leads to the representative's My page.
+ */
+export function orderLinkPath(order: OrderRow, now: Date): string {
+  if (order.user_id === null && order.license_id !== null && order.purchase_category === "direct")
+    return `${storeLink(orderAccessPath(order.id, ""))}${orderAccessMark({
+      orderId: order.id,
+      licenseId: order.license_id,
+      expires: orderLinkExpiry(order.ptime, now),
+    })}`;
+  return `/mypage/pay/${order.id}`;
 }
 
 async function recipient(db: Executor, order: OrderRow): Promise<{ to: string; locale: Locale } | null> {
@@ -37,9 +57,10 @@ async function recipient(db: Executor, order: OrderRow): Promise<{ to: string; l
 }
 
 /** The order as a mail tells it: its contents named from its items in the recipient's language. */
-const facts = async (db: Executor, order: OrderRow, locale: Locale) => ({
+const facts = async (db: Executor, order: OrderRow, locale: Locale, now: Date) => ({
   orderNo: order.order_no,
   orderId: order.id,
+  link: orderLinkPath(order, now),
   name: await orderContentsOf(db, order, locale),
   total: formatMoney(order.total, order.currency as Currency, locale),
 });
@@ -49,7 +70,7 @@ export async function queueReceipt(db: Executor, order: OrderRow & { method: str
   if (r)
     await queueMail(
       db,
-      receiptMail(r.to, r.locale, await facts(db, order, r.locale), order.user_id !== null, order.method === "vbank"),
+      receiptMail(r.to, r.locale, await facts(db, order, r.locale, now), order.user_id !== null, order.method === "vbank"),
       now,
     );
 }
@@ -64,7 +85,11 @@ export async function queueVbankInstructions(
   if (r)
     await queueMail(
       db,
-      vbankMail(r.to, r.locale, { ...(await facts(db, order, r.locale)), ...vbank, due: seoulText(order.vbank_due_at, r.locale, "long") }),
+      vbankMail(r.to, r.locale, {
+        ...(await facts(db, order, r.locale, now)),
+        ...vbank,
+        due: seoulText(order.vbank_due_at, r.locale, "long"),
+      }),
       now,
     );
 }
@@ -74,7 +99,10 @@ export async function queueVbankCancelled(db: Executor, order: OrderRow & { vban
   if (r)
     await queueMail(
       db,
-      vbankCancelledMail(r.to, r.locale, { ...(await facts(db, order, r.locale)), due: seoulText(order.vbank_due_at, r.locale, "long") }),
+      vbankCancelledMail(r.to, r.locale, {
+        ...(await facts(db, order, r.locale, now)),
+        due: seoulText(order.vbank_due_at, r.locale, "long"),
+      }),
       now,
     );
 }
@@ -85,7 +113,11 @@ export async function queueRefund(db: Executor, order: OrderRow, refund: { amoun
   const money = (n: number) => formatMoney(n, order.currency as Currency, r.locale);
   await queueMail(
     db,
-    refundMail(r.to, r.locale, { ...(await facts(db, order, r.locale)), refund: money(refund.amount), deduction: money(refund.deduction) }),
+    refundMail(r.to, r.locale, {
+      ...(await facts(db, order, r.locale, now)),
+      refund: money(refund.amount),
+      deduction: money(refund.deduction),
+    }),
     now,
   );
 }
@@ -96,7 +128,7 @@ export async function queueRefund(db: Executor, order: OrderRow, refund: { amoun
  */
 export async function resendReceipt(
   db: DB,
-  owner: { userId: number } | { licenseId: number },
+  owner: { userId: number } | { licenseId: number } | { keyLicenseId: number },
   orderId: number,
   ip: string,
   now = new Date(),
@@ -106,7 +138,12 @@ export async function resendReceipt(
     .selectAll()
     .where("id", "=", orderId)
     .where("status", "in", ["complete", "partially_cancelled", "cancelled"]);
-  q = "userId" in owner ? q.where("user_id", "=", owner.userId) : q.where("license_id", "=", owner.licenseId);
+  q =
+    "userId" in owner
+      ? q.where("user_id", "=", owner.userId)
+      : "licenseId" in owner
+        ? q.where("license_id", "=", owner.licenseId)
+        : q.where("license_id", "=", owner.keyLicenseId).where("user_id", "is", null);
   const order = await q.executeTakeFirst();
   if (!order?.buyer_email) throw new MarketError("ORDER_NOT_FOUND", 404, "No such payment");
   const verdict = await admitMail(db, ip, { userId: order.user_id, email: order.buyer_email }, [order.buyer_email], now);
