@@ -365,7 +365,7 @@ describe(`authorization matrix on ${ENGINE}`, () => {
     // The operator console has its own matrix (admin-matrix.test.ts): its principals are operators, not owners.
     routes = (await pageRoutes()).filter((r) => !r.id.startsWith("admin"));
     w = await buildWorld();
-  }, 60_000);
+  }, 300_000);
   afterAll(async () => {
     await sandbox?.settled();
     await drop?.();
@@ -1069,7 +1069,7 @@ describe(`authorization matrix on ${ENGINE}`, () => {
       counts.pageRequests += WHO.length;
     });
     expect(violations).toEqual([]);
-  }, 120_000);
+  }, 600_000);
 
   it("answers every API endpoint to every principal with their own data only, and refuses others' resources", async () => {
     violations.length = 0;
@@ -1107,7 +1107,7 @@ describe(`authorization matrix on ${ENGINE}`, () => {
     });
     expect(lists).toEqual([]);
     expect(violations).toEqual([]);
-  }, 120_000);
+  }, 600_000);
 
   // ---------------------------------------------------------------------------------------------------------
   // Writes with other principals' ids.
@@ -1550,7 +1550,7 @@ describe(`authorization matrix on ${ENGINE}`, () => {
     expect([...problems, ...violations]).toEqual([]);
     expect(await snapshot()).toEqual(before);
     expect(JSON.stringify(await db.selectFrom("licenses").select("alias").execute())).not.toContain(HIJACK);
-  }, 120_000);
+  }, 600_000);
 
   it("showed every principal its own data (the positive control)", () => {
     const missing: string[] = [];
