@@ -1,0 +1,175 @@
+/**
+ * Issue 24, points 3-5, as a browser without JavaScript uses the pages: "Buy now" checks out that one item and
+ * leaves the cart alone; "Delete selected" is confirmed with the lines it would delete; a purchase request takes its
+ * items out of the requester's cart (the header's count follows); the items a licence already holds are shown
+ * and dropped in one action.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DB } from "../../app/db/db.server";
+import { createTestApp } from "../support/app";
+import { createTestDb } from "../support/db";
+import { ENGINE } from "../support/engine";
+import { Jar, newShopper } from "../support/shopper";
+
+type Item = { id: number; code: string; contents_type: string; title_en: string; title_ko: string };
+const esc = (s: string) =>
+  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+const headerCount = (html: string) => Number(html.match(/data-testid="cart-count">(\d+)</)?.[1]);
+const formResult = (html: string) => html.match(/class="form-result(?: is-error)?">([^<]*)</)?.[1];
+/** The titles the order summary of a payment page lists. */
+const payLines = (html: string) => (html.match(/<ul class="cart-lines pay-lines"[\s\S]*?<\/ul>/)?.[0] ?? "").match(/<li /g)?.length ?? 0;
+
+describe(`cart care (issue 24) on ${ENGINE}`, () => {
+  let db: DB;
+  let drop: () => Promise<void>;
+  let call: Awaited<ReturnType<typeof createTestApp>>;
+  let paid: Item[];
+  let free: Item;
+  let next = 0;
+  const take = (n: number) => {
+    const out = paid.slice(next, next + n);
+    next += n;
+    return out;
+  };
+  let ipNo = 20;
+
+  beforeAll(async () => {
+    const t = await createTestDb();
+    db = t.db;
+    drop = t.drop;
+    call = await createTestApp(db, { dataDir: t.dataDir });
+    const rows = await db
+      .selectFrom("contents")
+      .select(["id", "code", "contents_type", "title_en", "title_ko", "price_type"])
+      .where("status", "=", "active")
+      .where("contents_type", "in", ["video", "icon", "audio"])
+      .orderBy("id", "desc")
+      .limit(400)
+      .execute();
+    paid = rows.filter((r) => r.price_type === "paid");
+    free = rows.find((r) => r.price_type === "free") as Item;
+  });
+  afterAll(() => drop());
+
+  /** A browser without JavaScript: forms post, redirects are read, cookies kept in the jar. */
+  function browser(jar: Jar, lang: "en" | "ko" = "en") {
+    const ip = `198.51.100.${ipNo++}`;
+    return async (path: string, form?: Record<string, string | string[]>) => {
+      const body = new URLSearchParams();
+      for (const [k, v] of Object.entries(form ?? {})) for (const x of Array.isArray(v) ? v : [v]) body.append(k, x);
+      return jar.take(
+        await call(path, {
+          method: form ? "POST" : "GET",
+          body: form ? body : undefined,
+          ip,
+          headers: {
+            "accept-language": lang,
+            cookie: jar.header,
+            ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}),
+          },
+        }),
+      );
+    };
+  }
+  const location = (res: Response) => (res.headers.get("location") ?? "").replace(/^http:\/\/store\.test/, "");
+  const detail = (i: Item) => `/contents/${i.contents_type}?code=${i.code}`;
+  const cartRows = (userId: number) =>
+    db.selectFrom("carts").select(["id", "content_id", "created_at"]).where("user_id", "=", userId).orderBy("id").execute();
+  const putInCart = (userId: number, items: Item[]) =>
+    db
+      .insertInto("carts")
+      .values(items.map((i) => ({ user_id: userId, ngt: null, content_id: i.id, level_flag: 0, created_at: new Date().toISOString() })))
+      .execute();
+
+  describe("Buy now (point 4)", () => {
+    it("checks out that one item without JavaScript, in both languages, and leaves the cart as it was", async () => {
+      for (const lang of ["en", "ko"] as const) {
+        const s = await newShopper(db);
+        const go = browser(s.jar, lang);
+        const inCart = take(2);
+        const [item] = take(1);
+        await putInCart(s.userId, inCart);
+        const before = await cartRows(s.userId);
+        // The item's page offers Buy now as a plain form post to the cart's action.
+        const page = await (await go(detail(item))).text();
+        expect(page).toMatch(/<input type="hidden" name="intent" value="buyNow"\/>/);
+        const bought = await go("/cart", { intent: "buyNow", code: item.code, redirectTo: detail(item) });
+        expect(bought.status).toBe(302);
+        expect(location(bought)).toBe("/pay01");
+        const step1 = await (await go("/pay01")).text();
+        expect(payLines(step1)).toBe(1);
+        expect(step1).toContain(esc(lang === "ko" ? item.title_ko : item.title_en));
+        for (const other of inCart) expect(step1).not.toContain(esc(lang === "ko" ? other.title_ko : other.title_en));
+        // The cart: the same lines, nothing added, every line still as it was.
+        expect(await cartRows(s.userId)).toEqual(before);
+        // Buy now of an item already in the cart checks out only that item too.
+        expect(location(await go("/cart", { intent: "buyNow", code: inCart[1].code, redirectTo: detail(inCart[1]) }))).toBe("/pay01");
+        const again = await (await go("/pay01")).text();
+        expect(payLines(again)).toBe(1);
+        expect(again).toContain(esc(lang === "ko" ? inCart[1].title_ko : inCart[1].title_en));
+        expect(await cartRows(s.userId)).toEqual(before);
+      }
+    });
+
+    it("sends a guest to sign in and back to the item; an item that cannot be bought comes back with why", async () => {
+      const [item] = take(1);
+      const guest = new Jar({ lng: "en" });
+      const go = browser(guest);
+      const res = await go("/cart", { intent: "buyNow", code: item.code, redirectTo: detail(item) });
+      expect(location(res)).toBe(`/login?redirectTo=${encodeURIComponent(detail(item))}`);
+      expect(guest.has("pay")).toBe(false);
+      expect(guest.has("ngt")).toBe(false);
+      const s = await newShopper(db);
+      const member = browser(s.jar);
+      const refused = await member("/cart", { intent: "buyNow", code: free.code, redirectTo: detail(free) });
+      expect(location(refused)).toBe(`${detail(free)}&cart=FREE_CONTENT`);
+      expect(s.jar.has("pay")).toBe(false);
+      // Somewhere off the site is not where it comes back to.
+      expect(location(await member("/cart", { intent: "buyNow", code: free.code, redirectTo: "//evil.example/x" }))).toBe(
+        "/?cart=FREE_CONTENT",
+      );
+    });
+  });
+
+  describe("Delete selected (point 4)", () => {
+    it("lists the lines it would delete and deletes only those once confirmed; keeping them deletes nothing", async () => {
+      const s = await newShopper(db);
+      const go = browser(s.jar);
+      const items = take(3);
+      await putInCart(s.userId, items);
+      const lines = await cartRows(s.userId);
+      const idOf = (i: Item) => String((lines.find((l) => l.content_id === i.id) as { id: number }).id);
+      // The shopper meant to delete the first item but unticked it: the two others are what would go, by name.
+      const asked = await go("/cart", { intent: "remove", cart_id: [idOf(items[1]), idOf(items[2])] });
+      expect(asked.status).toBe(200);
+      const html = await asked.text();
+      const confirmation = html.match(/<form[^>]*class="cart-confirm"[\s\S]*?<\/form>/)?.[0] ?? "";
+      expect(confirmation).toContain("Delete these 2 items from the cart?");
+      expect(confirmation).toContain(esc(items[1].title_en));
+      expect(confirmation).toContain(esc(items[2].title_en));
+      expect(confirmation).not.toContain(esc(items[0].title_en));
+      expect(confirmation).toContain('href="/cart"');
+      expect(await cartRows(s.userId)).toHaveLength(3);
+      // Without JavaScript the cart below keeps the boxes as they were sent.
+      const checked = (html.match(/<input[^>]*name="cart_id"[^>]*id="cart-\d+"[^>]*>/g) ?? [])
+        .filter((tag) => / checked=""/.test(tag))
+        .map((tag) => /value="(\d+)"/.exec(tag)?.[1]);
+      expect(checked.sort()).toEqual([idOf(items[1]), idOf(items[2])].sort());
+      // "Keep them" is a plain link back: nothing is deleted. Confirming deletes exactly the listed lines.
+      const done = await go("/cart", { intent: "removeConfirmed", cart_id: [idOf(items[1]), idOf(items[2])] });
+      const after = await done.text();
+      expect(formResult(after)).toBe("2 items deleted.");
+      expect(headerCount(after)).toBe(1);
+      expect((await cartRows(s.userId)).map((r) => r.content_id)).toEqual([items[0].id]);
+      // Another shopper's line is never listed nor deleted.
+      const other = await newShopper(db);
+      const [theirs] = take(1);
+      await putInCart(other.userId, [theirs]);
+      const theirLine = String((await cartRows(other.userId))[0].id);
+      const foreign = await (await go("/cart", { intent: "remove", cart_id: [theirLine] })).text();
+      expect(formResult(foreign)).toBe("Select the items first.");
+      await go("/cart", { intent: "removeConfirmed", cart_id: [theirLine] });
+      expect(await cartRows(other.userId)).toHaveLength(1);
+    });
+  });
+});
