@@ -59,6 +59,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       requestEmail: parsed.data.request_email,
       message: parsed.data.message,
       contentIds: await payableCartContents(context.db, owner, chosenIds(form, "cart_id")),
+      cart: owner,
       locale: context.locale,
       origin: publicOrigin(request, context),
       ip: context.clientIp,
@@ -67,7 +68,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       errors: {},
       values,
       failure: null,
-      done: { requestNo: made.requestNo, quotePath: made.quotePath, total: made.total, currency: made.currency },
+      done: { requestNo: made.requestNo, quotePath: made.quotePath, total: made.total, currency: made.currency, leftCart: made.leftCart },
     });
   } catch (error) {
     if (!(error instanceof MarketError)) throw error;
@@ -96,6 +97,7 @@ export default function EmbeddedRequest() {
         <h1 id={`${id}-done`}>{t("request.doneTitle")}</h1>
         <p className="notice-box" role="status">
           {t("request.done", { email: result.values.request_email })}
+          {result.done.leftCart ? ` ${t("cartCare.requested.left", { count: result.done.leftCart })}` : null}
         </p>
         <dl className="facts">
           <dt>{t("request.number")}</dt>

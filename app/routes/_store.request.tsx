@@ -10,6 +10,7 @@ import { currencyFor } from "../market/money";
 import { quoteCheckout } from "../market/orders/checkout.server";
 import { businessKeyById } from "../market/requests/lookup.server";
 import { createPurchaseRequest } from "../market/requests/requests.server";
+import { cartOwner } from "../utils/cart-owner.server";
 import { fieldErrors, requestFormSchema } from "../utils/input.server";
 import { publicOrigin } from "../utils/origin.server";
 import { pageSeo } from "../utils/page.server";
@@ -65,12 +66,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
       requestEmail: parsed.data.request_email,
       message: parsed.data.message,
       contentIds: pay.items.flatMap((i) => (i.kind === "content" ? [i.id] : [])),
+      // The requested items leave the requester's cart with the request (issue 24, point 5).
+      cart: (await cartOwner(request, context)).owner,
       locale: context.locale,
       origin: publicOrigin(request, context),
       ip: context.clientIp,
     });
     const cookie = await savePay(context, pay, { requestId: made.id, quotePath: made.quotePath });
-    return redirect("/requestComp", { headers: { "Set-Cookie": cookie } });
+    return redirect(made.leftCart ? `/requestComp?left=${made.leftCart}` : "/requestComp", { headers: { "Set-Cookie": cookie } });
   } catch (error) {
     if (!(error instanceof MarketError)) throw error;
     return data({ errors: {}, values, failure: error.code }, { status: error.status });

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "../../app/db/db.server";
+import { DEMO } from "../../app/db/seed/index.server";
 import { createTestApp } from "../support/app";
 import { createTestDb } from "../support/db";
 import { ENGINE } from "../support/engine";
@@ -170,6 +171,93 @@ describe(`cart care (issue 24) on ${ENGINE}`, () => {
       expect(formResult(foreign)).toBe("Select the items first.");
       await go("/cart", { intent: "removeConfirmed", cart_id: [theirLine] });
       expect(await cartRows(other.userId)).toHaveLength(1);
+    });
+  });
+
+  describe("a requested item leaves the cart (point 5)", () => {
+    /** A key-only visitor's anonymous cart filled through the add form; answers the cart's line ids. */
+    async function anonymousCart(go: ReturnType<typeof browser>, items: Item[]) {
+      for (const i of items) expect((await go("/cart", { intent: "add", code: i.code, redirectTo: "/cart" })).status).toBe(302);
+      const page = await (await go("/cart")).text();
+      return [...page.matchAll(/name="cart_id" id="cart-(\d+)"/g)].map((m) => m[1]);
+    }
+    const ngtLines = (ngt: string) =>
+      db.selectFrom("carts").select("content_id").where("ngt", "=", ngt).where("user_id", "is", null).execute();
+
+    it("the request pages take the requested items out of the anonymous cart, and the header's count follows", async () => {
+      const jar = new Jar({ lng: "en" });
+      const go = browser(jar);
+      const items = take(3);
+      const lines = await anonymousCart(go, items);
+      expect(headerCount(await (await go("/cart")).text())).toBe(3);
+      // Lines are newest first: ask for the two added first.
+      expect(location(await go("/cart", { intent: "request", cart_id: lines.slice(1) }))).toBe("/pay-key");
+      expect(location(await go("/pay-key", { serial: DEMO.licenses.b2bg.serial, email: "editor1@studio.example" }))).toBe("/request");
+      const sent = await go("/request", { request_email: "kim@studio.example", message: "Demo Studio, Kim" });
+      expect(location(sent)).toBe("/requestComp?left=2");
+      const done = await (await go(location(sent))).text();
+      expect(done).toContain("2 requested items left your cart.");
+      expect(headerCount(done)).toBe(1);
+      const row = await db.selectFrom("purchase_requests").select("id").orderBy("id", "desc").executeTakeFirstOrThrow();
+      const requested = await db.selectFrom("purchase_request_items").select("content_id").where("request_id", "=", row.id).execute();
+      expect(requested.map((r) => r.content_id).sort()).toEqual([items[0].id, items[1].id].sort());
+      const cart = await (await go("/cart")).text();
+      expect(headerCount(cart)).toBe(1);
+      expect(cart).toContain(esc(items[2].title_en));
+      expect(cart).not.toContain(esc(items[0].title_en));
+    });
+
+    it("the webview's request and the API's take them out of the caller's cart too", async () => {
+      // The webview: the editor's headers name the key, the webview's cookie jar holds the cart.
+      const jar = new Jar({ lng: "en" });
+      const go = browser(jar);
+      const items = take(2);
+      const lines = await anonymousCart(go, items);
+      const editor = { license_id: DEMO.licenses.b2bg.serial, hw_info: DEMO.licenses.b2bg.hw_info, "accept-language": "en" };
+      expect(jar.take(await call("/mypage/sw/request", { headers: { ...editor, cookie: jar.header } })).status).toBe(200);
+      const body = new URLSearchParams([
+        ["cart_id", lines[0]],
+        ["request_email", "kim@studio.example"],
+        ["message", "Demo Studio, Kim"],
+      ]);
+      const sent = await call("/mypage/sw/request", {
+        method: "POST",
+        body,
+        headers: { ...editor, cookie: jar.header, "content-type": "application/x-www-form-urlencoded" },
+      });
+      expect(sent.status).toBe(200);
+      expect(await sent.text()).toContain("1 requested item left your cart.");
+      // Lines are newest first: the first line is the second item.
+      const ngt = (await db.selectFrom("carts").select("ngt").where("content_id", "=", items[1].id).executeTakeFirst())?.ngt;
+      expect(ngt).toBeUndefined();
+      const left = await db
+        .selectFrom("carts")
+        .select(["ngt", "content_id"])
+        .where("content_id", "=", items[0].id)
+        .where("user_id", "is", null)
+        .execute();
+      expect(left).toHaveLength(1);
+      // The API: the ngt header's cart, and the cart count in the answer.
+      const token = left[0].ngt as string;
+      const [more] = take(1);
+      await db
+        .insertInto("carts")
+        .values({ user_id: null, ngt: token, content_id: more.id, level_flag: 0, created_at: new Date().toISOString() })
+        .execute();
+      const res = await call("/api/v1/requests", {
+        method: "POST",
+        headers: { language: "en", "content-type": "application/json", ngt: token },
+        body: JSON.stringify({
+          message: "Demo Studio, Kim",
+          request_email: "kim@studio.example",
+          license_id: DEMO.licenses.b2bg.serial,
+          license_email: "editor1@studio.example",
+          item_list: [more.code],
+        }),
+      });
+      expect(res.status).toBe(200);
+      expect((await res.json()).data.cart_count).toBe(1);
+      expect((await ngtLines(token)).map((r) => r.content_id)).toEqual([items[0].id]);
     });
   });
 });
