@@ -2,6 +2,7 @@ import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { detailHref, PriceTag } from "../components/content-card";
+import { OverlapNotice } from "../components/overlap-notice";
 import { useTranslation } from "../i18n/react";
 import { passTitle } from "../i18n/translate";
 import {
@@ -18,11 +19,13 @@ import {
 import { buyNowContent, linesToRemove } from "../market/cart-choices.server";
 import { cartHref, nextOff, parseOff } from "../market/cart-selection";
 import { cartOutcomeParam, contentTypeParam } from "../market/catalog/queries.server";
+import { memberOverlap } from "../market/downloads/overlap.server";
 import { MarketError } from "../market/errors";
 import { formatMoney, vatOf, withVat } from "../market/money";
 import type { PassGroup } from "../market/pass-groups";
 import { cartFormSchema } from "../utils/cart-input.server";
 import { cartOwner } from "../utils/cart-owner.server";
+import { overlapLines } from "../utils/overlap-lines.server";
 import { pageSeo } from "../utils/page.server";
 import { startPay } from "../utils/pay-session.server";
 import { safePath } from "../utils/redirect";
@@ -54,7 +57,21 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     viewer && !type ? listCartPasses(context.db, viewer.id, context.locale) : Promise.resolve([]),
   ]);
   const outcome = cartOutcomeParam.parse(url.searchParams.get("cart"));
-  return { cart, passes, type: type ?? null, off, signedIn: Boolean(viewer), seo, locale: context.locale, outcome };
+  // Items one of the member's licences already holds (issue 24, point 3), with the lines to drop in one action.
+  const overlaps = viewer
+    ? await memberOverlap(
+        context.db,
+        viewer.id,
+        cart.lines.map((l) => l.id),
+      )
+    : [];
+  const overlap = overlapLines(
+    overlaps,
+    context.locale,
+    (id) => cart.lines.find((l) => l.id === id)?.title,
+    (id) => cart.lines.find((l) => l.id === id)?.cartId,
+  );
+  return { cart, passes, type: type ?? null, off, signedIn: Boolean(viewer), seo, locale: context.locale, outcome, overlap };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
@@ -157,7 +174,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function CartPage() {
-  const { cart, passes, type, off, signedIn, locale, outcome } = useLoaderData<typeof loader>();
+  const { cart, passes, type, off, signedIn, locale, outcome, overlap } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const { t } = useTranslation();
@@ -243,6 +260,7 @@ export default function CartPage() {
             ? t(`cart.result.${outcome}`)
             : null}
       </div>
+      <OverlapNotice lines={overlap} intent="removeHeld" field="held_id" />
       {confirm ? <DeleteConfirmation confirm={confirm} cancelHref={cartHref(type, off)} /> : null}
       {cart.lines.length === 0 && passes.length === 0 ? (
         <p>{t("cart.empty")}</p>

@@ -4,6 +4,7 @@
  * items out of the requester's cart (the header's count follows); the items a licence already holds are shown
  * and dropped in one action.
  */
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "../../app/db/db.server";
 import { DEMO } from "../../app/db/seed/index.server";
@@ -258,6 +259,214 @@ describe(`cart care (issue 24) on ${ENGINE}`, () => {
       expect(res.status).toBe(200);
       expect((await res.json()).data.cart_count).toBe(1);
       expect((await ngtLines(token)).map((r) => r.content_id)).toEqual([items[0].id]);
+    });
+  });
+
+  describe("already yours (point 3)", () => {
+    /** A paid order of these items for a licence, usable 90 days (written straight in, as a settled order is). */
+    async function bought(licenseId: number, userId: number | null, items: Item[], category = "member") {
+      const at = new Date().toISOString();
+      const until = new Date(Date.now() + 90 * 86_400_000).toISOString();
+      const order = await db
+        .insertInto("orders")
+        .values({
+          order_no: `MKT-CARE-${randomBytes(4).toString("hex").toUpperCase()}`,
+          user_id: userId,
+          license_id: licenseId,
+          purchase_category: category,
+          status: "complete",
+          method: "card",
+          currency: "KRW",
+          amount: 1000,
+          vat: 100,
+          total: 1100,
+          cancel_quantity: 0,
+          cancel_amount: 0,
+          buyer_email: null,
+          message: null,
+          gateway: "sandbox",
+          gateway_payment_id: null,
+          vbank_due_at: null,
+          idempotency_key: null,
+          ptime: at,
+          created_at: at,
+          order_name: "Care",
+          coupon_code: null,
+          vbank_bank: null,
+          vbank_account: null,
+          vbank_holder: null,
+          failure_message: null,
+          pending_reason: null,
+          updated_at: null,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto("order_items")
+        .values(
+          items.map((i) => ({
+            order_id: order.id,
+            content_id: i.id,
+            pass_price_id: null,
+            quantity: 1,
+            unit_price: 1000,
+            vat: 100,
+            status: "active",
+            first_downloaded_at: null,
+            expires_at: until,
+            item_type: i.contents_type,
+            cancelled_at: null,
+          })),
+        )
+        .execute();
+      return order.id;
+    }
+    const notice = (html: string) => html.match(/<section class="overlap-notice"[\s\S]*?<\/section>/)?.[0] ?? "";
+
+    it("the cart names what a licence already holds and removes those lines in one action; the API answers the same rule", async () => {
+      const s = await newShopper(db);
+      const go = browser(s.jar);
+      const [held, fresh] = take(2);
+      await bought(s.licenseId, s.userId, [held]);
+      await putInCart(s.userId, [held, fresh]);
+      const cart = await (await go("/cart")).text();
+      const box = notice(cart);
+      expect(box).toContain("Already yours");
+      expect(box).toContain(esc(held.title_en));
+      expect(box).toContain(s.serial);
+      expect(box).not.toContain(esc(fresh.title_en));
+      const heldLine = String((await cartRows(s.userId)).find((r) => r.content_id === held.id)?.id);
+      expect(box).toContain(`name="held_id" value="${heldLine}"`);
+      const removed = await (await go("/cart", { intent: "removeHeld", held_id: heldLine })).text();
+      expect(formResult(removed)).toBe("1 item you already hold was removed.");
+      expect(notice(removed)).toBe("");
+      expect((await cartRows(s.userId)).map((r) => r.content_id)).toEqual([fresh.id]);
+      // The editor's API answers by the same rule.
+      const res = await call("/api/v1/users/contents/overlap", {
+        method: "POST",
+        headers: { language: "en", "content-type": "application/json", license_id: s.serial, hw_info: s.hwInfo },
+        body: JSON.stringify({ contents_list: [{ item_code: held.code }, { item_code: fresh.code }] }),
+      });
+      expect((await res.json()).data.list).toEqual([
+        { item_code: held.code, owned: true },
+        { item_code: fresh.code, owned: false },
+      ]);
+    });
+
+    it("/pay01 and /pay02 (once the licence is chosen) show it and drop it from the checkout in one action", async () => {
+      const s = await newShopper(db);
+      const go = browser(s.jar, "ko");
+      const [held, fresh] = take(2);
+      await bought(s.licenseId, s.userId, [held]);
+      await putInCart(s.userId, [held, fresh]);
+      const lines = (await cartRows(s.userId)).map((r) => String(r.id));
+      expect(location(await go("/cart", { intent: "buy", cart_id: lines }))).toBe("/pay01");
+      const step1 = await (await go("/pay01")).text();
+      expect(notice(step1)).toContain("이미 보유한 상품");
+      expect(notice(step1)).toContain(esc(held.title_ko));
+      expect(payLines(step1)).toBe(2);
+      // The licence is chosen on /pay02: it holds one item, so the page stays and says so.
+      const chose = await go("/pay02", { choice: String(s.licenseId) });
+      expect(location(chose)).toBe("/pay02");
+      const step2 = await (await go("/pay02")).text();
+      expect(notice(step2)).toContain(s.serial);
+      expect(notice(step2)).toContain(esc(held.title_ko));
+      expect(notice(step2)).toContain('href="/pay03"');
+      const dropped = await go("/pay02", { intent: "drop", drop: String(held.id) });
+      expect(location(dropped)).toBe("/pay03");
+      const step3 = await (await go("/pay03")).text();
+      expect(payLines(step3)).toBe(1);
+      expect(step3).toContain(esc(fresh.title_ko));
+      expect(step3).not.toContain(esc(held.title_ko));
+      // The cart is not touched by dropping from the checkout.
+      expect(await cartRows(s.userId)).toHaveLength(2);
+      // /pay01 drops in one action too.
+      expect(location(await go("/cart", { intent: "buy", cart_id: lines }))).toBe("/pay01");
+      expect(location(await go("/pay01", { intent: "drop", drop: String(held.id) }))).toBe("/pay01");
+      const again = await (await go("/pay01")).text();
+      expect(payLines(again)).toBe(1);
+      expect(notice(again)).toBe("");
+    });
+
+    it("the representative paying requests sees what the key holds and what another waiting request asks for, and drops them", async () => {
+      const rep = await db.selectFrom("users").select(["id"]).where("email", "=", DEMO.business.email).executeTakeFirstOrThrow();
+      const keyRow = await db
+        .selectFrom("licenses")
+        .select(["id"])
+        .where("serial", "=", DEMO.licenses.b2bg.serial)
+        .executeTakeFirstOrThrow();
+      const [held, twice, fresh] = take(3);
+      await bought(keyRow.id, rep.id, [held], "request");
+      const { createPurchaseRequest } = await import("../../app/market/requests/requests.server");
+      const { businessKeyById } = await import("../../app/market/requests/lookup.server");
+      const key = await businessKeyById(db, keyRow.id);
+      const ask = (ids: number[]) =>
+        createPurchaseRequest(db, {
+          key,
+          requestEmail: "kim@studio.example",
+          message: "Demo Studio, Kim",
+          contentIds: ids,
+          locale: "ko",
+          origin: "http://store.test",
+          ip: `198.51.100.${ipNo++}`,
+        });
+      const earlier = await ask([twice.id]);
+      const paying = await ask([held.id, twice.id, fresh.id]);
+      const login = await call("/login", {
+        method: "POST",
+        body: new URLSearchParams({ email: DEMO.business.email, password: DEMO.password }),
+        headers: { "content-type": "application/x-www-form-urlencoded", "accept-language": "ko" },
+      });
+      const jar = new Jar({ lng: "ko" });
+      jar.take(login);
+      const go = browser(jar, "ko");
+      expect(location(await go("/mypage/purchase", { intent: "pay", request: String(paying.id) }))).toBe("/pay01");
+      const step1 = await (await go("/pay01")).text();
+      const box = notice(step1);
+      expect(box).toContain(DEMO.licenses.b2bg.serial);
+      expect(box).toContain(esc(held.title_ko));
+      expect(box).toContain(esc(twice.title_ko));
+      expect(box).toContain(earlier.requestNo);
+      expect(box).not.toContain(esc(fresh.title_ko));
+      expect(payLines(step1)).toBe(3);
+      expect(location(await go("/pay01", { intent: "drop", drop: [String(held.id), String(twice.id)] }))).toBe("/pay01");
+      const after = await (await go("/pay01")).text();
+      expect(payLines(after)).toBe(1);
+      expect(after).toContain(esc(fresh.title_ko));
+      expect(notice(after)).toBe("");
+    });
+
+    it("the key-only user's request form shows what the key holds or already asked for, and drops it", async () => {
+      const jar = new Jar({ lng: "en" });
+      const go = browser(jar);
+      const [asked, fresh] = take(2);
+      const keyRow = await db
+        .selectFrom("licenses")
+        .select(["id"])
+        .where("serial", "=", DEMO.licenses.b2bg.serial)
+        .executeTakeFirstOrThrow();
+      const { createPurchaseRequest } = await import("../../app/market/requests/requests.server");
+      const { businessKeyById } = await import("../../app/market/requests/lookup.server");
+      const first = await createPurchaseRequest(db, {
+        key: await businessKeyById(db, keyRow.id),
+        requestEmail: "kim@studio.example",
+        message: "Demo Studio, Kim",
+        contentIds: [asked.id],
+        locale: "en",
+        origin: "http://store.test",
+        ip: `198.51.100.${ipNo++}`,
+      });
+      for (const i of [asked, fresh]) await go("/cart", { intent: "add", code: i.code, redirectTo: "/cart" });
+      const lines = [...(await (await go("/cart")).text()).matchAll(/name="cart_id" id="cart-(\d+)"/g)].map((m) => m[1]);
+      await go("/cart", { intent: "request", cart_id: lines });
+      expect(location(await go("/pay-key", { serial: DEMO.licenses.b2bg.serial, email: "editor1@studio.example" }))).toBe("/request");
+      const form = await (await go("/request")).text();
+      expect(notice(form)).toContain(esc(asked.title_en));
+      expect(notice(form)).toContain(first.requestNo);
+      expect(location(await go("/request", { intent: "drop", drop: String(asked.id) }))).toBe("/request");
+      const after = await (await go("/request")).text();
+      expect(notice(after)).toBe("");
+      expect(after).toContain(esc(fresh.title_en));
     });
   });
 });
