@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type DownloadMode, downloadLicenseOf, redeemBridge, requestDownloads } from "../market/downloads/downloads.server";
 import { downloadLibrary } from "../market/downloads/library.server";
+import { licenceOverlap } from "../market/downloads/overlap.server";
 import { versionAtLeast } from "../market/downloads/rules";
 import { MarketError } from "../market/errors";
 import { identifyLicense, type LicenseIdentity } from "../market/licenses.server";
@@ -95,8 +96,26 @@ export const downloadRoutes: ApiRoute[] = [
     handler: async (call) => {
       const license = await editorLicense(call);
       const input = z.object({ contents_list: contentsList }).parse(await readJson(call));
-      const library = await downloadLibrary(call.context.db, license.id, call.language);
-      const owned = new Set(library.items.filter((i) => !i.expired).map((i) => i.code));
+      // The one overlap rule (issue 24, point 3): what the licence holds and can use now.
+      const rows = await call.context.db
+        .selectFrom("contents")
+        .select(["id", "code"])
+        .where(
+          "code",
+          "in",
+          input.contents_list.map((i) => i.item_code),
+        )
+        .execute();
+      const held = new Set(
+        (
+          await licenceOverlap(
+            call.context.db,
+            license.id,
+            rows.map((r) => r.id),
+          )
+        ).map((o) => o.contentId),
+      );
+      const owned = new Set(rows.filter((r) => held.has(r.id)).map((r) => r.code));
       return ok({ list: input.contents_list.map((i) => ({ item_code: i.item_code, owned: owned.has(i.item_code) })) });
     },
   },

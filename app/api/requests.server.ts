@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { countCart } from "../market/cart.server";
 import { MarketError } from "../market/errors";
 import { identifyLicense } from "../market/licenses.server";
 import { type BusinessKey, businessKeyOfLicense, lookupBusinessKey } from "../market/requests/lookup.server";
@@ -14,6 +15,7 @@ import { PURCHASE_REQUEST_MESSAGE_MAX, REQUEST_STATES } from "../market/requests
 import { PAGE_SIZE } from "../market/rules";
 import { itemCode } from "../utils/input.server";
 import { publicOrigin } from "../utils/origin.server";
+import { readShopper } from "../utils/shopper.server";
 import { readJson, requireMember } from "./caller.server";
 import { ok } from "./envelope.server";
 import type { ApiCall, ApiRoute } from "./router.server";
@@ -111,7 +113,11 @@ export const requestRoutes: ApiRoute[] = [
     handler: async (call) => {
       const input = newRequest.parse(await readJson(call));
       const key = await keyOfCall(call, input);
+      // The caller's cart (authorizationToken or ngt): the requested items leave it (issue 24, point 5).
+      const { viewer, ngt } = await readShopper(call.request, call.context);
+      const cart = { userId: viewer?.id ?? null, ngt };
       const created = await createPurchaseRequest(call.context.db, {
+        cart,
         key,
         requestEmail: input.request_email,
         message: input.message,
@@ -128,6 +134,7 @@ export const requestRoutes: ApiRoute[] = [
         currency: created.currency,
         expires_at: created.expiresAt,
         quote_url: `${publicOrigin(call.request, call.context)}${created.quotePath}`,
+        cart_count: await countCart(call.context.db, cart),
       });
     },
   },

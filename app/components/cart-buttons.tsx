@@ -62,11 +62,11 @@ export function CartButtons({
           {t("item.addToCart")}
         </button>
       </cart.Form>
-      {/* Buying goes through the cart: the item is added and the cart opens (checkout starts there). */}
+      {/* Buy now checks out this one item (/pay01); the cart is left as it was. A plain post, with or without JS. */}
       <Form method="post" action="/cart">
-        <input type="hidden" name="intent" value="add" />
+        <input type="hidden" name="intent" value="buyNow" />
         <input type="hidden" name="code" value={code} />
-        <input type="hidden" name="redirectTo" value="/cart" />
+        <input type="hidden" name="redirectTo" value={here} />
         <button type="submit" className="button button-secondary">
           {t("item.buyNow")}
         </button>

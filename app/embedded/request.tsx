@@ -1,12 +1,14 @@
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId } from "react";
 import { PriceTag } from "../components/content-card";
+import { OverlapNotice } from "../components/overlap-notice";
 import { QuoteLink } from "../components/quote-link";
 import { RequestFields } from "../components/request-fields";
 import { fixedT } from "../i18n/i18n.server";
 import { useTranslation } from "../i18n/react";
-import { isPayable, listCart, payableCartContents } from "../market/cart.server";
+import { isPayable, listCart, payableCartContents, removeFromCart } from "../market/cart.server";
+import { checkoutOverlap } from "../market/downloads/overlap.server";
 import { MarketError } from "../market/errors";
 import { formatMoney } from "../market/money";
 import { RateLimited } from "../market/rate-limits.server";
@@ -15,6 +17,7 @@ import { createPurchaseRequest } from "../market/requests/requests.server";
 import { cartOwner } from "../utils/cart-owner.server";
 import { chosenIds, fieldErrors, requestFormSchema } from "../utils/input.server";
 import { publicOrigin } from "../utils/origin.server";
+import { overlapLines } from "../utils/overlap-lines.server";
 import { refusalText, retryAfterHeaders, withRetryAfter } from "../utils/rate-limit.server";
 import { requireEmbeddedLicense } from "./licence.server";
 import { EmbeddedErrorBoundary, embeddedMeta } from "./route-parts";
@@ -39,11 +42,29 @@ async function requestContext(request: Request, context: LoaderFunctionArgs["con
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { key, owner } = await requestContext(request, context);
   const cart = await listCart(context.db, owner, context.locale);
+  const lines = cart.lines.filter(isPayable);
+  // What the editor's key already holds, or a waiting request asks for (issue 24, point 3).
+  const { overlaps } =
+    typeof key === "string"
+      ? { overlaps: [] }
+      : await checkoutOverlap(
+          context.db,
+          { flow: "request", keyLicenseId: key.licenseId },
+          null,
+          lines.map((l) => l.id),
+        );
   return {
+    overlap: overlapLines(
+      overlaps,
+      context.locale,
+      (id) => lines.find((l) => l.id === id)?.title,
+      (id) => lines.find((l) => l.id === id)?.cartId,
+    ),
+    serial: typeof key === "string" ? null : key.serial,
     title: `${fixedT(context.locale)("embedded.request")} | ${fixedT(context.locale)("brand")}`,
     refusal: typeof key === "string" ? key : null,
     organization: typeof key === "string" ? null : key.organization,
-    lines: cart.lines.filter(isPayable),
+    lines,
     locale: context.locale,
   };
 }
@@ -53,6 +74,11 @@ export const meta = embeddedMeta;
 export async function action({ request, context }: ActionFunctionArgs) {
   const { key, owner } = await requestContext(request, context);
   const form = await request.formData();
+  if (form.get("intent") === "removeHeld") {
+    // "Remove these": the lines the notice listed leave the webview's cart.
+    await removeFromCart(context.db, owner, chosenIds(form, "held_id"));
+    return redirect("/mypage/sw/request");
+  }
   const values = { request_email: String(form.get("request_email") ?? ""), message: String(form.get("message") ?? "") };
   if (typeof key === "string") return data({ errors: {}, values, failure: key, done: null }, { status: 409 });
   const parsed = requestFormSchema.safeParse(values);
@@ -63,6 +89,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       requestEmail: parsed.data.request_email,
       message: parsed.data.message,
       contentIds: await payableCartContents(context.db, owner, chosenIds(form, "cart_id")),
+      cart: owner,
       locale: context.locale,
       origin: publicOrigin(request, context),
       ip: context.clientIp,
@@ -71,7 +98,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       errors: {},
       values,
       failure: null,
-      done: { requestNo: made.requestNo, quotePath: made.quotePath, total: made.total, currency: made.currency },
+      done: { requestNo: made.requestNo, quotePath: made.quotePath, total: made.total, currency: made.currency, leftCart: made.leftCart },
     });
   } catch (error) {
     if (!(error instanceof MarketError)) throw error;
@@ -86,7 +113,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function EmbeddedRequest() {
-  const { refusal, organization, lines, locale } = useLoaderData<typeof loader>();
+  const { refusal, organization, lines, locale, overlap, serial } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const { t } = useTranslation();
@@ -106,6 +133,7 @@ export default function EmbeddedRequest() {
         <h1 id={`${id}-done`}>{t("request.doneTitle")}</h1>
         <p className="notice-box" role="status">
           {t("request.done", { email: result.values.request_email })}
+          {result.done.leftCart ? ` ${t("cartCare.requested.left", { count: result.done.leftCart })}` : null}
         </p>
         <dl className="facts">
           <dt>{t("request.number")}</dt>
@@ -126,6 +154,7 @@ export default function EmbeddedRequest() {
     <section aria-labelledby={`${id}-h`}>
       <h1 id={`${id}-h`}>{t("embedded.request")}</h1>
       <p className="muted">{t("embedded.requestLead", { organization: organization ?? "" })}</p>
+      <OverlapNotice lines={overlap} serial={serial} intent="removeHeld" field="held_id" />
       {lines.length === 0 ? (
         <p className="notice-box">{t("embedded.requestEmpty")}</p>
       ) : (

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { sql } from "kysely";
+import { type Kysely, sql, type Transaction } from "kysely";
 import type { DB } from "../db/db.server";
 import { isPostgres } from "../db/dialect";
-import type { ContentsType } from "../db/schema";
+import type { ContentsType, Database } from "../db/schema";
 import type { Locale } from "../i18n/config";
 import type { CART_OUTCOMES } from "./cart-outcomes";
 import { CARD_COLUMNS, type ContentCard, onSale, PACKAGE_MEMBER_COLUMNS, toCard } from "./catalog/cards.server";
@@ -293,4 +293,20 @@ export async function moveCartToFavorites(db: DB, userId: number, cartIds: numbe
         .execute();
     return lines.length;
   });
+}
+
+/**
+ * Takes these items out of a cart, in the caller's transaction: a purchase request was sent for them (issue 24,
+ * point 5), so the requester does not buy them as well. Answers how many lines went.
+ */
+export async function removeContentsFromCart(
+  db: Kysely<Database> | Transaction<Database>,
+  owner: CartOwner,
+  contentIds: readonly number[],
+): Promise<number> {
+  if (!contentIds.length || (!owner.userId && !owner.ngt)) return 0;
+  const result = await ownerFilter(db.deleteFrom("carts"), owner)
+    .where("carts.content_id", "in", [...contentIds])
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

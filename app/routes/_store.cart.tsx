@@ -1,7 +1,8 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { detailHref, PriceTag } from "../components/content-card";
+import { OverlapNotice } from "../components/overlap-notice";
 import { useTranslation } from "../i18n/react";
 import { passTitle } from "../i18n/translate";
 import {
@@ -15,12 +16,16 @@ import {
   removeCartPasses,
   removeFromCart,
 } from "../market/cart.server";
+import { buyNowContent, linesToRemove } from "../market/cart-choices.server";
 import { cartHref, nextOff, parseOff } from "../market/cart-selection";
 import { cartOutcomeParam, contentTypeParam } from "../market/catalog/queries.server";
+import { memberOverlap } from "../market/downloads/overlap.server";
 import { MarketError } from "../market/errors";
 import { formatMoney, vatOf, withVat } from "../market/money";
+import type { PassGroup } from "../market/pass-groups";
+import { cartFormSchema } from "../utils/cart-input.server";
 import { cartOwner } from "../utils/cart-owner.server";
-import { cartActionSchema } from "../utils/input.server";
+import { overlapLines } from "../utils/overlap-lines.server";
 import { pageSeo } from "../utils/page.server";
 import { startPay } from "../utils/pay-session.server";
 import { safePath } from "../utils/redirect";
@@ -30,7 +35,7 @@ function formObject(form: FormData) {
   const out: Record<string, unknown> = {};
   for (const key of new Set(form.keys())) {
     const values = form.getAll(key);
-    out[key] = key === "cart_id" || key === "pass_line" ? values : values[0];
+    out[key] = key === "cart_id" || key === "pass_line" || key === "held_id" ? values : values[0];
   }
   return out;
 }
@@ -52,13 +57,27 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     viewer && !type ? listCartPasses(context.db, viewer.id, context.locale) : Promise.resolve([]),
   ]);
   const outcome = cartOutcomeParam.parse(url.searchParams.get("cart"));
-  return { cart, passes, type: type ?? null, off, signedIn: Boolean(viewer), seo, locale: context.locale, outcome };
+  // Items one of the member's licences already holds (issue 24, point 3), with the lines to drop in one action.
+  const overlaps = viewer
+    ? await memberOverlap(
+        context.db,
+        viewer.id,
+        cart.lines.map((l) => l.id),
+      )
+    : [];
+  const overlap = overlapLines(
+    overlaps,
+    context.locale,
+    (id) => cart.lines.find((l) => l.id === id)?.title,
+    (id) => cart.lines.find((l) => l.id === id)?.cartId,
+  );
+  return { cart, passes, type: type ?? null, off, signedIn: Boolean(viewer), seo, locale: context.locale, outcome, overlap };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const parsed = cartActionSchema.safeParse(formObject(await request.formData()));
+  const parsed = cartFormSchema.safeParse(formObject(await request.formData()));
   if (!parsed.success) return data({ message: "cart.nothingSelected" as const, count: 0, code: null });
   const input = parsed.data;
   if (input.intent === "add") {
@@ -76,6 +95,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ code: result.code, cartCount: result.cartCount, message: null, count: 0 }, { headers });
   }
   const { owner, viewer } = await cartOwner(request, context);
+  if (input.intent === "buyNow") {
+    // That one item goes to checkout; the cart is left as it was. Paying needs an account: a guest signs in first
+    // and comes back to the item (the existing rule for buying).
+    const back = safePath(input.redirectTo, "/");
+    if (!viewer) return redirect(`/login?redirectTo=${encodeURIComponent(back)}`);
+    const found = await buyNowContent(context.db, input.code);
+    if (!found.ok) {
+      const url = new URL(back, "http://x");
+      url.searchParams.set("cart", found.code);
+      return redirect(url.pathname + url.search);
+    }
+    const cookie = await startPay(context, [{ kind: "content", id: found.contentId }]);
+    return redirect("/pay01", { headers: { "Set-Cookie": cookie } });
+  }
   if (input.intent === "addPass") {
     // Passes are for signed-in individual members: a visitor signs in first and comes back.
     const back = safePath(input.redirectTo, "/cart");
@@ -94,9 +127,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     return data({ code, message: null, count: 0 });
   }
+  if (input.intent === "removeHeld") {
+    // "Remove these" of the overlap notice: the lines it listed, in one action.
+    const count = await removeFromCart(context.db, owner, input.held_id);
+    return data({ message: "cartCare.overlap.removed" as const, count, code: null });
+  }
   const passLines = "pass_line" in input ? input.pass_line : [];
   if (!input.cart_id.length && !passLines.length) return data({ message: "cart.nothingSelected" as const, count: 0, code: null });
   if (input.intent === "remove") {
+    // Nothing goes before the shopper has seen which lines would (issue 24, point 4): the answer lists them.
+    const confirm = await linesToRemove(context.db, owner, input.cart_id, viewer ? passLines : [], context.locale);
+    if (!confirm.lines.length && !confirm.passes.length) return data({ message: "cart.nothingSelected" as const, count: 0, code: null });
+    return data({ message: null, count: confirm.lines.length + confirm.passes.length, code: null, confirm });
+  }
+  if (input.intent === "removeConfirmed") {
     const count =
       (await removeFromCart(context.db, owner, input.cart_id)) + (viewer ? await removeCartPasses(context.db, viewer.id, passLines) : 0);
     return data({ message: "cart.deleted" as const, count, code: null });
@@ -130,7 +174,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function CartPage() {
-  const { cart, passes, type, off, signedIn, locale, outcome } = useLoaderData<typeof loader>();
+  const { cart, passes, type, off, signedIn, locale, outcome, overlap } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const { t } = useTranslation();
@@ -138,7 +182,11 @@ export default function CartPage() {
   // Every line starts selected; the unticked ones come with the address (they survive a change of tab). When the
   // lines or the address change (deleted, moved, another tab) the selection starts again from the address.
   const linesKey = `${type}:${off.join(",")}:${cart.lines.map((l) => l.cartId).join(",")}`;
-  const fromAddress = () => new Set(cart.lines.map((l) => l.cartId).filter((id) => !off.includes(id)));
+  // A delete waiting for its confirmation keeps the lines it names ticked (without JavaScript the page is rendered
+  // again from the answer, so the boxes come from it, not from the address).
+  const confirm = result && "confirm" in result ? result.confirm : null;
+  const fromAddress = () =>
+    confirm ? new Set(confirm.lines.map((l) => l.cartId)) : new Set(cart.lines.map((l) => l.cartId).filter((id) => !off.includes(id)));
   const [selection, setSelection] = useState<{ key: string; ids: Set<number> }>(() => ({ key: linesKey, ids: fromAddress() }));
   const selected = selection.key === linesKey ? selection.ids : fromAddress();
   const setSelected = (update: Set<number> | ((prev: Set<number>) => Set<number>)) =>
@@ -204,7 +252,7 @@ export default function CartPage() {
       <div
         role="status"
         aria-live="polite"
-        className={`form-result${(result?.message ? result.message !== "cart.deleted" && result.message !== "cart.moved" : result?.code ? result.code !== "SUCCESS" : Boolean(outcome && outcome !== "SUCCESS")) ? " is-error" : ""}`}
+        className={`form-result${(result?.message ? !["cart.deleted", "cart.moved", "cartCare.overlap.removed"].includes(result.message) : result?.code ? result.code !== "SUCCESS" : Boolean(outcome && outcome !== "SUCCESS")) ? " is-error" : ""}`}
       >
         {result?.message
           ? t(result.message, { count: result.count })
@@ -212,6 +260,8 @@ export default function CartPage() {
             ? t(`cart.result.${outcome}`)
             : null}
       </div>
+      <OverlapNotice lines={overlap} intent="removeHeld" field="held_id" />
+      {confirm ? <DeleteConfirmation confirm={confirm} cancelHref={cartHref(type, off)} /> : null}
       {cart.lines.length === 0 && passes.length === 0 ? (
         <p>{t("cart.empty")}</p>
       ) : (
@@ -318,5 +368,52 @@ export default function CartPage() {
         </Form>
       )}
     </section>
+  );
+}
+
+/**
+ * "Delete selected" asks first (issue 24, point 4): the lines that would go, by name, and one button that deletes
+ * exactly those; "Keep them" goes back to the cart. A form of its own, so it works without JavaScript.
+ */
+function DeleteConfirmation({
+  confirm,
+  cancelHref,
+}: {
+  confirm: { lines: { cartId: number; title: string }[]; passes: { cartPassId: number; group: PassGroup; count: number }[] };
+  cancelHref: string;
+}) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const count = confirm.lines.length + confirm.passes.length;
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <Form method="post" className="cart-confirm" aria-labelledby="cart-confirm-title">
+      <h2 id="cart-confirm-title" ref={heading} tabIndex={-1}>
+        {t("cartCare.delete.title", { count })}
+      </h2>
+      <ul>
+        {confirm.lines.map((l) => (
+          <li key={`c${l.cartId}`}>
+            {l.title}
+            <input type="hidden" name="cart_id" value={l.cartId} />
+          </li>
+        ))}
+        {confirm.passes.map((p) => (
+          <li key={`p${p.cartPassId}`}>
+            {passTitle(t, p.group, p.count)}
+            <input type="hidden" name="pass_line" value={p.cartPassId} />
+          </li>
+        ))}
+      </ul>
+      <p className="pay-actions">
+        <button type="submit" name="intent" value="removeConfirmed" className="button" disabled={navigation.state !== "idle"}>
+          {t("cartCare.delete.confirm", { count })}
+        </button>
+        <Link to={cancelHref} className="button button-ghost">
+          {t("cartCare.delete.keep")}
+        </Link>
+      </p>
+    </Form>
   );
 }

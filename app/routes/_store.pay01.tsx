@@ -2,16 +2,20 @@ import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId } from "react";
 import { z } from "zod";
+import { OverlapNotice } from "../components/overlap-notice";
 import { OrderSummary, PaySteps } from "../components/pay";
 import { useTranslation } from "../i18n/react";
+import { checkoutOverlap } from "../market/downloads/overlap.server";
 import { MarketError } from "../market/errors";
 import { usableCoupon } from "../market/orders/coupons.server";
 import { checkoutCurrency } from "../market/orders/currency";
 import { flowCurrencies, flowQuote } from "../market/orders/flows.server";
 import { requireViewer } from "../utils/auth.server";
 import { readCheckout } from "../utils/checkout.server";
+import { chosenIds } from "../utils/input.server";
+import { overlapLines } from "../utils/overlap-lines.server";
 import { pageSeo } from "../utils/page.server";
-import { requirePay, savePay, startPay } from "../utils/pay-session.server";
+import { clearPay, requirePay, savePay, savePayItems, startPay } from "../utils/pay-session.server";
 import { seoMeta } from "../utils/seo";
 
 /**
@@ -35,10 +39,26 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     // A request is shown in the currency it was quoted in; everything else in the page's.
     const currency = checkoutCurrency(await flowCurrencies(context.db, state, payer), context.locale);
     const { quote, coupon } = await flowQuote(context.db, state, payer, currency, context.locale);
-    return { seo, locale: context.locale, quote, coupon, error: null, flow };
+    // What the licence (or the requests' key) already holds, to drop in one action (issue 24, point 3).
+    const contentIds = quote.lines.flatMap((l) => (l.kind === "content" ? [l.refId] : []));
+    const { chosen, overlaps } = await checkoutOverlap(context.db, state, payer?.id ?? null, contentIds);
+    const overlap = overlapLines(overlaps, context.locale, (id) => quote.lines.find((l) => l.kind === "content" && l.refId === id)?.title);
+    return {
+      seo,
+      locale: context.locale,
+      quote,
+      coupon,
+      error: null,
+      flow,
+      overlap,
+      serial: chosen ? (overlaps[0]?.serial ?? null) : null,
+    };
   } catch (error) {
     if (!(error instanceof MarketError)) throw error;
-    return data({ seo, locale: context.locale, quote: null, coupon: null, error: error.code, flow }, { status: error.status });
+    return data(
+      { seo, locale: context.locale, quote: null, coupon: null, error: error.code, flow, overlap: [], serial: null },
+      { status: error.status },
+    );
   }
 }
 
@@ -51,7 +71,19 @@ const couponSchema = z.discriminatedUnion("intent", [
 export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const pay = await requirePay(request, context);
-  const form = Object.fromEntries(await request.formData());
+  const formData = await request.formData();
+  if (formData.get("intent") === "drop") {
+    // "Remove these" of the overlap notice: the items leave this checkout (the cart is not touched).
+    const drop = new Set(chosenIds(formData, "drop"));
+    if (pay.data.flow === "pay_requests") {
+      const excluded = [...new Set([...(pay.data.excluded ?? []), ...drop])].slice(0, 100);
+      return redirect("/pay01", { headers: { "Set-Cookie": await savePay(context, pay, { excluded }) } });
+    }
+    const items = pay.items.filter((i) => !(i.kind === "content" && drop.has(i.id)));
+    if (!items.length) return redirect("/cart", { headers: { "Set-Cookie": await clearPay(context) } });
+    return redirect("/pay01", { headers: { "Set-Cookie": await savePayItems(context, pay, items) } });
+  }
+  const form = Object.fromEntries(formData);
   const parsed = couponSchema.safeParse(form);
   const code = String(form.code ?? "");
   if (!parsed.success) return data({ error: "pay.coupon.required", code }, { status: 400 });
@@ -70,7 +102,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
 
 export default function Pay01() {
-  const { quote, locale, error, coupon, flow } = useLoaderData<typeof loader>();
+  const { quote, locale, error, coupon, flow, overlap, serial } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const { t } = useTranslation();
@@ -95,6 +127,7 @@ export default function Pay01() {
       ) : (
         <>
           <h2>{t("pay.step1")}</h2>
+          <OverlapNotice lines={overlap} serial={serial} intent="drop" field="drop" />
           <OrderSummary
             lines={quote.lines.map((l) => ({
               ...l,

@@ -2,14 +2,21 @@ import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId } from "react";
 import { z } from "zod";
+import { OverlapNotice } from "../components/overlap-notice";
 import { PaySteps } from "../components/pay";
 import { useTranslation } from "../i18n/react";
+import { checkoutOverlap } from "../market/downloads/overlap.server";
 import { MarketError } from "../market/errors";
+import { currencyFor } from "../market/money";
 import { purchasableLicenses, resolvePurchaseLicense } from "../market/orders/checkout.server";
+import { flowQuote } from "../market/orders/flows.server";
 import { requireViewer } from "../utils/auth.server";
+import { readCheckout } from "../utils/checkout.server";
 import { seoulText } from "../utils/dates";
+import { chosenIds } from "../utils/input.server";
+import { overlapLines } from "../utils/overlap-lines.server";
 import { pageSeo } from "../utils/page.server";
-import { requirePay, savePay } from "../utils/pay-session.server";
+import { clearPay, requirePay, savePay, savePayItems } from "../utils/pay-session.server";
 import { seoMeta } from "../utils/seo";
 
 const licenseSchema = z.union([
@@ -28,17 +35,44 @@ async function memberPay(request: Request, context: LoaderFunctionArgs["context"
   return pay;
 }
 
+/** What the chosen licence already holds of this checkout (issue 24, point 3). */
+async function chosenOverlap(request: Request, context: LoaderFunctionArgs["context"], licenseId: number | undefined) {
+  if (!licenseId) return { overlaps: [], titleOf: () => undefined };
+  const { state, payer } = await readCheckout(request, context);
+  // A checkout that cannot be priced any more says why on step 1; here it simply shows no notice.
+  const quote = await flowQuote(context.db, { ...state, licenseId }, payer, currencyFor(context.locale), context.locale).then(
+    (q) => q.quote,
+    (error) => {
+      if (error instanceof MarketError) return null;
+      throw error;
+    },
+  );
+  if (!quote) return { overlaps: [], titleOf: () => undefined };
+  const ids = quote.lines.flatMap((l) => (l.kind === "content" ? [l.refId] : []));
+  const { overlaps } = await checkoutOverlap(context.db, { flow: "member", licenseId }, payer?.id ?? null, ids);
+  return { overlaps, titleOf: (id: number) => quote.lines.find((l) => l.kind === "content" && l.refId === id)?.title };
+}
+
 /** Step 2: the editor licence the purchase goes to — one of the member's, or a key entered here. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const pay = await memberPay(request, context);
   const viewer = await requireViewer(request, context);
-  const [licenses, seo] = await Promise.all([
+  const [licenses, seo, held] = await Promise.all([
     purchasableLicenses(context.db, viewer.id),
     pageSeo(request, context, { titleKey: "pay.title" }),
+    chosenOverlap(request, context, pay.data.licenseId),
   ]);
   // The licence's end as a Seoul day in the page's language (was its UTC ISO day in both languages).
   const dated = licenses.map((l) => ({ ...l, validUntilText: seoulText(l.validUntil, context.locale, "date") }));
-  return { licenses: dated, chosen: pay.data.licenseId ?? null, serial: pay.data.serial ?? "", seo };
+  const overlap = overlapLines(held.overlaps, context.locale, held.titleOf);
+  return {
+    licenses: dated,
+    chosen: pay.data.licenseId ?? null,
+    serial: pay.data.serial ?? "",
+    seo,
+    overlap,
+    overlapSerial: held.overlaps[0]?.serial ?? null,
+  };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
@@ -46,7 +80,15 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?
 export async function action({ request, context }: ActionFunctionArgs) {
   const pay = await memberPay(request, context);
   const viewer = await requireViewer(request, context);
-  const form = Object.fromEntries(await request.formData());
+  const formData = await request.formData();
+  if (formData.get("intent") === "drop") {
+    // "Remove these": the items the chosen licence holds leave this checkout, then on to the method.
+    const drop = new Set(chosenIds(formData, "drop"));
+    const items = pay.items.filter((i) => !(i.kind === "content" && drop.has(i.id)));
+    if (!items.length) return redirect("/cart", { headers: { "Set-Cookie": await clearPay(context) } });
+    return redirect("/pay03", { headers: { "Set-Cookie": await savePayItems(context, pay, items) } });
+  }
+  const form = Object.fromEntries(formData);
   const values = { choice: String(form.choice ?? ""), serial: String(form.serial ?? "") };
   const parsed = licenseSchema.safeParse(form);
   if (!parsed.success)
@@ -64,7 +106,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
       licenseId: license.id,
       serial: parsed.data.choice === "key" ? license.serial : undefined,
     });
-    return redirect("/pay03", { headers: { "Set-Cookie": cookie } });
+    // A licence that already holds some of the items: stay here and say which (issue 24, point 3).
+    const ids = pay.items.flatMap((i) => (i.kind === "content" ? [i.id] : []));
+    const { overlaps } = await checkoutOverlap(context.db, { flow: "member", licenseId: license.id }, viewer.id, ids);
+    return redirect(overlaps.length ? "/pay02" : "/pay03", { headers: { "Set-Cookie": cookie } });
   } catch (error) {
     if (error instanceof MarketError) return data({ error: "pay.licenseNotFound", values }, { status: 400 });
     throw error;
@@ -72,7 +117,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Pay02() {
-  const { licenses, chosen, serial } = useLoaderData<typeof loader>();
+  const { licenses, chosen, serial, overlap, overlapSerial } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const { t } = useTranslation();
@@ -83,6 +128,7 @@ export default function Pay02() {
       <h1>{t("pay.title")}</h1>
       <PaySteps current={2} />
       <h2 id={`${id}-h`}>{t("pay.step2")}</h2>
+      <OverlapNotice lines={overlap} serial={overlapSerial} intent="drop" field="drop" keepHref="/pay03" />
       <p className="muted">{t("pay.licenseLead")}</p>
       <Form method="post" aria-labelledby={`${id}-h`} aria-describedby={`${id}-error`}>
         <fieldset>

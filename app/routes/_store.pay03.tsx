@@ -2,18 +2,22 @@ import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId } from "react";
 import { z } from "zod";
+import { OverlapNotice } from "../components/overlap-notice";
 import { OrderSummary, PaySteps } from "../components/pay";
 import { useTranslation } from "../i18n/react";
 import { PAY_METHODS } from "../integrations/payments/gateway";
+import { checkoutOverlap } from "../market/downloads/overlap.server";
 import { MarketError } from "../market/errors";
 import { formatMoney } from "../market/money";
 import { checkoutCurrency, currencyOfMethod } from "../market/orders/currency";
 import { type FlowState, flowCurrencies, flowKey, flowQuote, placeFlowOrder } from "../market/orders/flows.server";
 import type { Viewer } from "../market/users/session.server";
 import { type Checkout, readCheckout } from "../utils/checkout.server";
+import { chosenIds } from "../utils/input.server";
 import { publicOrigin } from "../utils/origin.server";
+import { overlapLines } from "../utils/overlap-lines.server";
 import { pageSeo } from "../utils/page.server";
-import { savePay } from "../utils/pay-session.server";
+import { clearPay, savePay, savePayItems } from "../utils/pay-session.server";
 import { seoMeta } from "../utils/seo";
 
 /** Both agreements are required (spec section 5). */
@@ -59,7 +63,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     },
   );
   const key = await flowKey(context.db, state);
+  // A key-only user's key that already holds some items, or asked for them in a waiting request (issue 24, point 3).
+  const first = quotes[0];
+  const contentIds = first ? first.lines.flatMap((l) => (l.kind === "content" ? [l.refId] : [])) : [];
+  const held = state.flow === "direct" ? await checkoutOverlap(context.db, state, null, contentIds) : { overlaps: [] };
+  const overlap = overlapLines(
+    held.overlaps,
+    context.locale,
+    (id) => first?.lines.find((l) => l.kind === "content" && l.refId === id)?.title,
+  );
   return {
+    overlap,
     methods,
     quotes,
     flow: state.flow,
@@ -77,7 +91,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { pay, state, payer } = checkout;
   const missing = missingStep(checkout);
   if (missing) throw redirect(missing);
-  const form = Object.fromEntries(await request.formData());
+  const formData = await request.formData();
+  if (formData.get("intent") === "drop" && state.flow === "direct") {
+    // "Remove these": the items the key holds leave this checkout (the cart is not touched).
+    const drop = new Set(chosenIds(formData, "drop"));
+    const items = pay.items.filter((i) => !(i.kind === "content" && drop.has(i.id)));
+    if (!items.length) return redirect("/cart", { headers: { "Set-Cookie": await clearPay(context) } });
+    return redirect("/pay03", { headers: { "Set-Cookie": await savePayItems(context, pay, items) } });
+  }
+  const form = Object.fromEntries(formData);
   const values = { method: String(form.method ?? ""), agreeTerms: form.agreeTerms === "on", agreePaid: form.agreePaid === "on" };
   const parsed = payMethodSchema.safeParse(form);
   if (!parsed.success) {
@@ -103,7 +125,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Pay03() {
-  const { methods, quotes, testMode, locale, flow, key } = useLoaderData<typeof loader>();
+  const { methods, quotes, testMode, locale, flow, key, overlap } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const { t } = useTranslation();
@@ -125,6 +147,7 @@ export default function Pay03() {
           {t("request.directKey", { serial: key.serial, email: key.email })}
         </p>
       ) : null}
+      <OverlapNotice lines={overlap} serial={key?.serial} intent="drop" field="drop" />
       {first ? (
         <OrderSummary
           lines={first.lines.map((l) => ({

@@ -1,20 +1,24 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId } from "react";
+import { OverlapNotice } from "../components/overlap-notice";
 import { OrderSummary } from "../components/pay";
 import { RequestFields } from "../components/request-fields";
 import { RequestSteps } from "../components/request-steps";
 import { useTranslation } from "../i18n/react";
+import { checkoutOverlap } from "../market/downloads/overlap.server";
 import { MarketError } from "../market/errors";
 import { currencyFor } from "../market/money";
 import { quoteCheckout } from "../market/orders/checkout.server";
 import { RateLimited } from "../market/rate-limits.server";
 import { businessKeyById } from "../market/requests/lookup.server";
 import { createPurchaseRequest } from "../market/requests/requests.server";
-import { fieldErrors, requestFormSchema } from "../utils/input.server";
+import { cartOwner } from "../utils/cart-owner.server";
+import { chosenIds, fieldErrors, requestFormSchema } from "../utils/input.server";
 import { publicOrigin } from "../utils/origin.server";
+import { overlapLines } from "../utils/overlap-lines.server";
 import { pageSeo } from "../utils/page.server";
-import { requirePay, savePay } from "../utils/pay-session.server";
+import { clearPay, requirePay, savePay, savePayItems } from "../utils/pay-session.server";
 import { refusalText, retryAfterHeaders, withRetryAfter } from "../utils/rate-limit.server";
 import { seoMeta } from "../utils/seo";
 
@@ -41,7 +45,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     if (error instanceof MarketError) return error.code;
     throw error;
   });
+  // The key already holds some items, or a waiting request asks for them (issue 24, point 3).
+  const lines = typeof quote === "string" ? [] : quote.lines;
+  const { overlaps } = await checkoutOverlap(
+    context.db,
+    { flow: "request", keyLicenseId: key.licenseId },
+    null,
+    lines.map((l) => l.refId),
+  );
   return {
+    overlap: overlapLines(overlaps, context.locale, (id) => lines.find((l) => l.refId === id)?.title),
     quote: typeof quote === "string" ? null : quote,
     error: typeof quote === "string" ? quote : null,
     key: { serial: key.serial, organization: key.organization, email: key.email },
@@ -54,7 +67,15 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { pay, key } = await requestInProgress(request, context);
-  const form = Object.fromEntries(await request.formData());
+  const formData = await request.formData();
+  if (formData.get("intent") === "drop") {
+    // "Remove these": the items leave this request (the cart is not touched).
+    const drop = new Set(chosenIds(formData, "drop"));
+    const items = pay.items.filter((i) => !(i.kind === "content" && drop.has(i.id)));
+    if (!items.length) return redirect("/cart", { headers: { "Set-Cookie": await clearPay(context) } });
+    return redirect("/request", { headers: { "Set-Cookie": await savePayItems(context, pay, items) } });
+  }
+  const form = Object.fromEntries(formData);
   const values = { request_email: String(form.request_email ?? ""), message: String(form.message ?? "") };
   const parsed = requestFormSchema.safeParse(form);
   if (!parsed.success) {
@@ -66,12 +87,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
       requestEmail: parsed.data.request_email,
       message: parsed.data.message,
       contentIds: pay.items.flatMap((i) => (i.kind === "content" ? [i.id] : [])),
+      // The requested items leave the requester's cart with the request (issue 24, point 5).
+      cart: (await cartOwner(request, context)).owner,
       locale: context.locale,
       origin: publicOrigin(request, context),
       ip: context.clientIp,
     });
     const cookie = await savePay(context, pay, { requestId: made.id, quotePath: made.quotePath });
-    return redirect("/requestComp", { headers: { "Set-Cookie": cookie } });
+    return redirect(made.leftCart ? `/requestComp?left=${made.leftCart}` : "/requestComp", { headers: { "Set-Cookie": cookie } });
   } catch (error) {
     if (!(error instanceof MarketError)) throw error;
     // Over a limit: which one (the key's, the company's, the address's), and when to try again.
@@ -85,7 +108,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function RequestForm() {
-  const { quote, error, key, locale } = useLoaderData<typeof loader>();
+  const { quote, error, key, locale, overlap } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const { t } = useTranslation();
@@ -98,6 +121,7 @@ export default function RequestForm() {
       <p className="notice-box" role="note">
         {t("request.toRepresentative", { serial: key.serial, organization: key.organization ?? "" })}
       </p>
+      <OverlapNotice lines={overlap} serial={key.serial} intent="drop" field="drop" />
       {error || !quote ? (
         <p className="notice-box error" role="alert">
           {t(`pay.error.${error ?? "CHECKOUT_EMPTY"}`)}

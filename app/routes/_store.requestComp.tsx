@@ -20,7 +20,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     .where("id", "=", pay.data.requestId)
     .executeTakeFirst();
   if (!row) throw redirect("/?notice=session-expired");
+  // How many lines of the cart the request took out (issue 24, point 5), said once on arrival.
+  const left = Math.min(100, Math.max(0, Number.parseInt(new URL(request.url).searchParams.get("left") ?? "0", 10) || 0));
   return {
+    left,
     request: row,
     quotePath: pay.data.quotePath,
     until: seoulText(row.expires_at, context.locale, "long"),
@@ -32,7 +35,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
 
 export default function RequestComplete() {
-  const { request, quotePath, until, locale } = useLoaderData<typeof loader>();
+  const { request, quotePath, until, locale, left } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   return (
     <section className="pay-page">
@@ -40,6 +43,7 @@ export default function RequestComplete() {
       <RequestSteps current={3} />
       <p className="notice-box" role="status">
         {t("request.done", { email: request.request_email })}
+        {left ? ` ${t("cartCare.requested.left", { count: left })}` : null}
       </p>
       <dl className="price-box">
         <dt>{t("request.number")}</dt>

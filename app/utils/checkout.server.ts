@@ -29,6 +29,7 @@ export async function readCheckout(request: Request, context: AppLoadContext): P
       flow: d.flow,
       items: pay.items,
       requestIds: d.requestIds,
+      excluded: d.excluded,
       keyLicenseId: d.keyLicenseId,
       licenseId: d.licenseId,
       serial: d.serial,

@@ -16,6 +16,8 @@ const payDataSchema = z.object({
   flow: z.enum(["member", "pay_requests", "direct", "request"]).default("member"),
   /** The purchase requests being paid (flow pay_requests). */
   requestIds: z.array(z.number().int().positive()).max(100).optional(),
+  /** Items the representative dropped from paying the requests: the key already holds them (issue 24, point 3). */
+  excluded: z.array(z.number().int().positive()).max(100).optional(),
   /** The business key found by the lookup (flows direct and, on the request form, request). */
   keyLicenseId: z.number().int().positive().optional(),
   licenseId: z.number().int().positive().optional(),
@@ -98,4 +100,10 @@ export async function savePay(context: AppLoadContext, pay: PayState, data: Part
 /** Clears the order from the session (after sign-in, sign-out, or a finished payment). */
 export async function clearPay(context: AppLoadContext): Promise<string> {
   return storage(context).destroySession(await storage(context).getSession());
+}
+
+/** Replaces the checkout's items (the buyer dropped some they already hold; issue 24, point 3); the nonce stays. */
+export async function savePayItems(context: AppLoadContext, pay: PayState, items: CheckoutItem[]): Promise<string> {
+  pay.session.set("orderItems", items);
+  return storage(context).commitSession(pay.session);
 }

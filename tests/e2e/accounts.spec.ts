@@ -245,6 +245,9 @@ test.describe("without JavaScript", () => {
 
     await page.getByRole("checkbox", { name: `Select ${title}` }).check();
     await page.getByRole("button", { name: "Delete selected" }).click();
+    // Deleting is confirmed with the lines it would delete (issue 24, point 4).
+    await expect(page.getByRole("heading", { name: "Delete this item from the cart?" })).toBeVisible();
+    await page.getByRole("button", { name: "Delete 1 item" }).click();
     await expect(page.locator(".form-result")).toHaveText("1 item deleted.");
     await expect(page.getByText("Your cart is empty.")).toBeVisible();
     await expect(cartCount(page)).toHaveText("0");

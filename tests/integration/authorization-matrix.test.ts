@@ -1343,13 +1343,15 @@ describe(`authorization matrix on ${ENGINE}`, () => {
       { path: "/mypage/interest", form: { intent: "remove", interest_id: ids(foreign(who, "interest")) } },
       { path: "/mypage/interest", form: { intent: "cart", interest_id: ids(foreign(who, "interest")) } },
     ],
-    "routes/_store.cart": (who) => [
+    "routes/_store.cart": (who): Write[] => [
       ...(["request", "direct"] as const).map((intent) => ({
         path: "/cart",
         form: { intent, cart_id: ids(foreign(who, "cart")) },
         wrong: (a: Answer) => (/\/(pay-key|pay01)$/.test(a.location) ? `started a ${intent} checkout of another's cart` : null),
       })),
       { path: "/cart", form: { intent: "remove", cart_id: ids(foreign(who, "cart")) } },
+      { path: "/cart", form: { intent: "removeConfirmed", cart_id: ids(foreign(who, "cart")) } },
+      { path: "/cart", form: { intent: "removeHeld", held_id: ids(foreign(who, "cart")) } },
       { path: "/cart", form: { intent: "favorite", cart_id: ids(foreign(who, "cart")) } },
       {
         path: "/cart",

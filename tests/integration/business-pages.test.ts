@@ -123,8 +123,10 @@ describe(`key-only users' pages on ${ENGINE}`, () => {
     expect(noEmail).toContain("Studio, Kim");
 
     const sent = await v.go("/request", { request_email: "kim@studio.example", message: "Demo Studio, Kim" });
-    expect(location(sent)).toBe("/requestComp");
-    const done = await text(await v.go("/requestComp"));
+    // The requested items left the cart (issue 24, point 5), and the page says so.
+    expect(location(sent)).toBe("/requestComp?left=2");
+    const done = await text(await v.go("/requestComp?left=2"));
+    expect(done).toContain("2 requested items left your cart.");
     const no = /REQ-\d{8}-[0-9A-F]{8}/.exec(done)?.[0];
     expect(no).toBeTruthy();
     const quote = /href="(\/mypage\/estimate\?token=[A-Za-z0-9_-]+)"/.exec(done)?.[1];

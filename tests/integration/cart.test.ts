@@ -303,7 +303,11 @@ describe(`cart and favorites on ${ENGINE}`, () => {
       const ngt = await tokenOf(cookie);
       const lines = await cartOf(anon(ngt));
       expect(lines.length).toBe(3);
-      const removed = await call("/cart", form({ intent: "remove", cart_id: String(lines[0].id) }, cookie));
+      // "Delete selected" asks first (issue 24, point 4); the confirmation's button deletes.
+      const asked = await (await call("/cart", form({ intent: "remove", cart_id: String(lines[0].id) }, cookie))).text();
+      expect(asked).toContain("Delete this item from the cart?");
+      expect((await cartOf(anon(await tokenOf(cookie)))).length).toBe(3);
+      const removed = await call("/cart", form({ intent: "removeConfirmed", cart_id: String(lines[0].id) }, cookie));
       expect(removed.status).toBe(200);
       const after = await removed.text();
       expect(formResult(after)).toBe("1 item deleted.");

@@ -22,6 +22,8 @@ export interface FlowState {
   flow: CheckoutFlow;
   items: CheckoutItem[];
   requestIds?: number[];
+  /** Items left out of paying the requests (the key holds them already). */
+  excluded?: number[];
   keyLicenseId?: number;
   licenseId?: number;
   /** A licence entered by key at /pay02 (the key, not the id, admits a licence that is not the member's). */
@@ -73,7 +75,7 @@ export async function flowQuote(
   if (state.flow === "direct") return { quote: await quoteCheckout(db, { userType: 2 }, state.items, currency, locale), coupon: null };
   const member = need(payer, "UNAUTHORIZED");
   if (state.flow === "pay_requests")
-    return { quote: await quoteRequests(db, member.id, state.requestIds ?? [], currency, locale), coupon: null };
+    return { quote: await quoteRequests(db, member.id, state.requestIds ?? [], currency, locale, undefined, state.excluded), coupon: null };
   // A coupon applied earlier that no longer holds (the promotion ended, used elsewhere) simply drops off.
   const coupon = state.coupon ? await usableCoupon(db, member.id, state.coupon).catch(() => null) : null;
   return { quote: await quoteCheckout(db, member, state.items, currency, locale, coupon?.percent ?? 0), coupon };
@@ -102,7 +104,10 @@ export async function placeFlowOrder(
   return placeOrder(db, gateways, {
     ...input,
     buyer: member,
-    purchase: state.flow === "pay_requests" ? { category: "request", requestIds: state.requestIds ?? [] } : { category: "member" },
+    purchase:
+      state.flow === "pay_requests"
+        ? { category: "request", requestIds: state.requestIds ?? [], exclude: state.excluded }
+        : { category: "member" },
     items: state.items,
     license: { licenseId: state.licenseId, serial: state.serial },
     idempotencyKey: `${member.id}:${state.nonce}`,

@@ -40,7 +40,11 @@ export function newOrderNo(now: Date): string {
  * representative paying purchase requests (the licence is the requester's key); a key-only user buying directly
  * with a business key and its licensing e-mail, without a login.
  */
-export type Purchase = { category: "member" } | { category: "request"; requestIds: number[] } | { category: "direct"; key: BusinessKey };
+export type Purchase =
+  | { category: "member" }
+  /** `exclude`: items left out because the key already holds them (issue 24, point 3). */
+  | { category: "request"; requestIds: number[]; exclude?: number[] }
+  | { category: "direct"; key: BusinessKey };
 
 export interface PlaceOrderInput {
   /** The member paying (null for a direct purchase by key), and where the receipt goes. */
@@ -187,7 +191,7 @@ export async function placeOrder(db: DB, gateways: Gateways, input: PlaceOrderIn
   } else {
     if (buyerId === null) throw new MarketError("UNAUTHORIZED", 401, "Sign in first");
     if (purchase.category === "request") {
-      const requested = await quoteRequests(db, buyerId, purchase.requestIds, currency, input.locale, now);
+      const requested = await quoteRequests(db, buyerId, purchase.requestIds, currency, input.locale, now, purchase.exclude);
       quote = requested;
       licenseId = requested.licenseId;
       requestIds = requested.requestIds;

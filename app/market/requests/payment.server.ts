@@ -37,6 +37,8 @@ export async function quoteRequests(
   currency: "KRW" | "USD",
   locale: Locale,
   now = new Date(),
+  /** Items the representative left out: the key already holds them (issue 24, point 3). */
+  exclude: readonly number[] = [],
 ): Promise<RequestQuote> {
   const ids = [...new Set(requestIds)];
   if (!ids.length) throw new MarketError("REQUEST_NOT_FOUND", 404, "No such purchase request");
@@ -57,7 +59,9 @@ export async function quoteRequests(
   if (licenseIds.size > 1) throw new MarketError("REQUEST_KEYS_DIFFER", 409, "Requests for different licence keys are paid separately.");
   if (rows.some((r) => r.currency !== currency))
     throw new MarketError("REQUEST_CURRENCY", 409, `This request is paid in ${rows[0].currency}.`);
-  const items = await requestItemRows(db, ids);
+  const left = new Set(exclude);
+  const items = (await requestItemRows(db, ids)).filter((i) => !left.has(i.content_id));
+  if (left.size && !items.length) throw new MarketError("CHECKOUT_EMPTY", 400, "Nothing to pay for");
   const byContent = new Map<number, CheckoutLine>();
   for (const i of items) {
     const current = saleUnit(i, currency);

@@ -9,6 +9,7 @@ import type { DB } from "../../db/db.server";
 import type { Database } from "../../db/schema";
 import type { Locale } from "../../i18n/config";
 import { seoulText } from "../../utils/dates";
+import { type CartOwner, removeContentsFromCart } from "../cart.server";
 import { PACKAGE_MEMBER_COLUMNS, saleUnit } from "../catalog/cards.server";
 import { MarketError } from "../errors";
 import { requestToRepresentativeMail, requestToRequesterMail } from "../mail/messages.server";
@@ -48,6 +49,8 @@ export interface NewRequestInput {
   message: string;
   /** Content ids the requester asks for (from their cart or the API's item codes). */
   contentIds: number[];
+  /** The requester's cart (member or anonymous ngt): the requested items leave it with the request (issue 24, point 5). */
+  cart?: CartOwner;
   locale: Locale;
   /** The store's public origin, for the quote link in the mails. */
   origin: string;
@@ -63,6 +66,8 @@ export interface CreatedRequest {
   total: number;
   currency: "KRW" | "USD";
   expiresAt: string;
+  /** How many lines of the requester's cart the request took out. */
+  leftCart: number;
 }
 
 /**
@@ -105,7 +110,7 @@ export async function createPurchaseRequest(db: DB, input: NewRequestInput): Pro
   const requestNo = newRequestNo(now);
   const expiresAt = requestDeadline(now).toISOString();
   const quotePath = `/mypage/estimate?token=${token}`;
-  const id = await db.transaction().execute(async (trx) => {
+  const made = await db.transaction().execute(async (trx) => {
     const row = await trx
       .insertInto("purchase_requests")
       .values({
@@ -142,9 +147,11 @@ export async function createPurchaseRequest(db: DB, input: NewRequestInput): Pro
       titles: lines.map((l) => l.title),
       now,
     });
-    return row.id;
+    // Requested is as good as on its way: the items leave the requester's cart in the same transaction.
+    const leftCart = input.cart ? await removeContentsFromCart(trx, input.cart, ids) : 0;
+    return { id: row.id, leftCart };
   });
-  return { id, requestNo, quotePath, total: totals.total, currency, expiresAt };
+  return { id: made.id, requestNo, quotePath, total: totals.total, currency, expiresAt, leftCart: made.leftCart };
 }
 
 async function mailRequest(
