@@ -4,6 +4,7 @@ import { useTranslation } from "../i18n/react";
 import { passTitle } from "../i18n/translate";
 import { formatMoney } from "../market/money";
 import type { KeyOrderView } from "../utils/key-order.server";
+import { CancelFieldset } from "./cancel-fieldset";
 import { PopupLink } from "./popup-link";
 
 export type KeyOrderResult = {
@@ -150,38 +151,7 @@ export function KeyOrderDetail({
         <Form method="post" action={formAction} aria-describedby={`${id}-error`} className="key-order-form">
           {linesTable}
           {cancellable.length ? (
-            <fieldset className="cancel-form">
-              <legend>{t("orders.cancelTitle")}</legend>
-              <p className="muted">{t("orders.cancelRules")}</p>
-              <label htmlFor={`${id}-reason`}>{t("orders.reason")}</label>
-              <input
-                id={`${id}-reason`}
-                name="reason"
-                maxLength={200}
-                defaultValue={result?.values.reason}
-                required
-                aria-invalid={result?.error === "orders.reasonRequired" ? true : undefined}
-              />
-              {order.method === "vbank" ? (
-                <div className="refund-account">
-                  <p className="muted">{t("orders.refundAccountLead")}</p>
-                  <label htmlFor={`${id}-bank`}>{t("orders.bank")}</label>
-                  <input id={`${id}-bank`} name="bank" maxLength={40} defaultValue={result?.values.bank} />
-                  <label htmlFor={`${id}-account`}>{t("orders.account")}</label>
-                  <input id={`${id}-account`} name="account" maxLength={40} inputMode="numeric" defaultValue={result?.values.account} />
-                  <label htmlFor={`${id}-holder`}>{t("orders.holder")}</label>
-                  <input id={`${id}-holder`} name="holder" maxLength={40} defaultValue={result?.values.holder} />
-                </div>
-              ) : null}
-              <p id={`${id}-error`} className="field-error" role="alert">
-                {result && !result.ok && result.error ? t(result.error) : ""}
-              </p>
-              <p className="pay-actions">
-                <button type="submit" className="button button-secondary" disabled={navigation.state !== "idle"}>
-                  {t("orders.cancelSelected")}
-                </button>
-              </p>
-            </fieldset>
+            <CancelFieldset id={id} method={order.method} result={result} busy={navigation.state !== "idle"} />
           ) : (
             <>
               <p id={`${id}-error`} className="field-error" role="alert">

@@ -1,6 +1,7 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId } from "react";
+import { CancelFieldset } from "../components/cancel-fieldset";
 import { PopupLink } from "../components/popup-link";
 import { useTranslation } from "../i18n/react";
 import { passTitle } from "../i18n/translate";
@@ -188,38 +189,7 @@ export default function PaymentDetail() {
           </tbody>
         </table>
         {cancellableLines.length ? (
-          <fieldset className="cancel-form">
-            <legend>{t("orders.cancelTitle")}</legend>
-            <p className="muted">{t("orders.cancelRules")}</p>
-            <label htmlFor={`${id}-reason`}>{t("orders.reason")}</label>
-            <input
-              id={`${id}-reason`}
-              name="reason"
-              maxLength={200}
-              defaultValue={result?.values.reason}
-              required
-              aria-invalid={result?.error === "orders.reasonRequired" ? true : undefined}
-            />
-            {order.method === "vbank" ? (
-              <div className="refund-account">
-                <p className="muted">{t("orders.refundAccountLead")}</p>
-                <label htmlFor={`${id}-bank`}>{t("orders.bank")}</label>
-                <input id={`${id}-bank`} name="bank" maxLength={40} defaultValue={result?.values.bank} />
-                <label htmlFor={`${id}-account`}>{t("orders.account")}</label>
-                <input id={`${id}-account`} name="account" maxLength={40} inputMode="numeric" defaultValue={result?.values.account} />
-                <label htmlFor={`${id}-holder`}>{t("orders.holder")}</label>
-                <input id={`${id}-holder`} name="holder" maxLength={40} defaultValue={result?.values.holder} />
-              </div>
-            ) : null}
-            <p id={`${id}-error`} className="field-error" role="alert">
-              {result && !result.ok && result.error ? t(result.error) : ""}
-            </p>
-            <p className="pay-actions">
-              <button type="submit" className="button button-secondary" disabled={navigation.state !== "idle"}>
-                {t("orders.cancelSelected")}
-              </button>
-            </p>
-          </fieldset>
+          <CancelFieldset id={id} method={order.method} result={result} busy={navigation.state !== "idle"} />
         ) : order.refusal && order.status !== "cancelled" && order.status !== "waiting" ? (
           <p className="muted">{t(`orders.refusal.REFUND_${order.refusal.toUpperCase()}`)}</p>
         ) : null}

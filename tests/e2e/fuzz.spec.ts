@@ -231,6 +231,10 @@ const FORM_SAMPLES: Record<string, Record<string, string | string[]>[]> = {
     { intent: "addPass", pass: "1", redirectTo: "/price/video", js: "1" },
     { intent: "request", cart_id: ["1", "2"] },
     { intent: "direct", cart_id: ["1"] },
+    { intent: "buyNow", code: "VI0000006", redirectTo: "/video" },
+    { intent: "buyNow", code: "VI0000006", redirectTo: "//evil.example/x" },
+    { intent: "removeConfirmed", cart_id: ["1", "2"], pass_line: ["1"] },
+    { intent: "removeHeld", held_id: ["1", "-1", "x"] },
   ],
   "routes/_store.mypage.interest": [
     { intent: "add", code: "VI0000006", redirectTo: "/mypage/interest", js: "1" },
@@ -255,14 +259,22 @@ const FORM_SAMPLES: Record<string, Record<string, string | string[]>[]> = {
   "routes/_store.join": [
     { email: "fuzz-join@example.com", password: "long-enough-pw", nickname: "fuzz", agreeTerms: "on", redirectTo: "/\\evil.example" },
   ],
-  "routes/_store.pay01": [{ intent: "apply", code: "WELCOME20" }, { intent: "remove" }],
-  "routes/_store.pay02": [{ choice: "1" }, { choice: "key", serial: "VEDT-NON-0001-DEMO" }],
-  "routes/_store.pay03": [{ method: "card", agreeTerms: "on", agreePaid: "on" }],
+  "routes/_store.pay01": [{ intent: "apply", code: "WELCOME20" }, { intent: "remove" }, { intent: "drop", drop: ["1", "x"] }],
+  "routes/_store.pay02": [{ choice: "1" }, { choice: "key", serial: "VEDT-NON-0001-DEMO" }, { intent: "drop", drop: ["1"] }],
+  "routes/_store.pay03": [
+    { method: "card", agreeTerms: "on", agreePaid: "on" },
+    { intent: "drop", drop: ["1"] },
+  ],
+  "routes/_store.mypage.order.$id": [{ line: ["1"], reason: "fuzz", bank: "b", account: "1", holder: "h" }],
+  "embedded-pay-detail": [{ line: ["1"], reason: "fuzz", bank: "b", account: "1", holder: "h" }],
   "routes/_store.pay-key": [
     { serial: "VEDT-B2B-0001-DEMO", email: "editor1@studio.example" },
     { serial: "VEDT-IND-0001-DEMO", email: "nobody@example.com" },
   ],
-  "routes/_store.request": [{ request_email: "requester@studio.example", message: "Studio, fuzz" }],
+  "routes/_store.request": [
+    { request_email: "requester@studio.example", message: "Studio, fuzz" },
+    { intent: "drop", drop: ["1"] },
+  ],
   "routes/_store.mypage.qna.$id": [{ category: "payment", title: "fuzz", description: "fuzz", email: "fuzz@example.com" }],
   "routes/_store.rejection": [{ token: "MQ.not-a-real-signature" }, { "List-Unsubscribe": "One-Click" }],
   "routes/_store.mypage.purchase._index": [
@@ -276,7 +288,10 @@ const FORM_SAMPLES: Record<string, Record<string, string | string[]>[]> = {
   "routes/$": [{ intent: "x" }],
   "embedded-download": [{ item: ["1", "2"] }],
   "embedded-benefit": [{ item: ["1", "2"] }],
-  "embedded-request": [{ cart_id: ["1", "2"], request_email: "requester@studio.example", message: "Studio, fuzz" }],
+  "embedded-request": [
+    { cart_id: ["1", "2"], request_email: "requester@studio.example", message: "Studio, fuzz" },
+    { intent: "removeHeld", held_id: ["1", "x"] },
+  ],
 };
 
 const HOSTILE_FORM_VALUES = ["-1", "99999999999999999999", "", "x".repeat(5000), "1e309\u0000\uFFFF\u202E\u{1F4A9}"];

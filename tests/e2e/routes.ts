@@ -215,6 +215,9 @@ export const PLAUSIBLE_PARAMS: Record<string, Record<string, string>> = {
   "routes/api.v1.$": { "*": "health" },
   "routes/$": { "*": "no/such/page" },
   "embedded-pay-detail": { id: "1" },
+  "embedded-certificate": { id: "1" },
+  "routes/_store.mypage.order.$id": { id: "1" },
+  "routes/mypage.order.$id.certificate.$line": { id: "1", line: "1" },
 };
 
 /** Plausible values of the API's dynamic segments, by route path. */
