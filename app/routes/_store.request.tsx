@@ -93,8 +93,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
       origin: publicOrigin(request, context),
       ip: context.clientIp,
     });
-    const cookie = await savePay(context, pay, { requestId: made.id, quotePath: made.quotePath });
-    return redirect(made.leftCart ? `/requestComp?left=${made.leftCart}` : "/requestComp", { headers: { "Set-Cookie": cookie } });
+    const cookie = await savePay(context, pay, { requestId: made.id, quotePath: made.quotePath, leftCart: made.leftCart });
+    // One address for the finished request (a reload or a Back lands on the same page: navigation-history e2e).
+    return redirect("/requestComp", { headers: { "Set-Cookie": cookie } });
   } catch (error) {
     if (!(error instanceof MarketError)) throw error;
     // Over a limit: which one (the key's, the company's, the address's), and when to try again.

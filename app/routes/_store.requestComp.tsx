@@ -21,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     .executeTakeFirst();
   if (!row) throw redirect("/?notice=session-expired");
   // How many lines of the cart the request took out (issue 24, point 5), said once on arrival.
-  const left = Math.min(100, Math.max(0, Number.parseInt(new URL(request.url).searchParams.get("left") ?? "0", 10) || 0));
+  const left = pay.data.leftCart ?? 0;
   return {
     left,
     request: row,

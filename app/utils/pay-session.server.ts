@@ -27,6 +27,8 @@ const payDataSchema = z.object({
   /** The purchase request written in flow request, for /requestComp. */
   requestId: z.number().int().positive().optional(),
   quotePath: z.string().optional(),
+  /** How many lines of the cart the request took out (issue 24, point 5), for /requestComp to say. */
+  leftCart: z.number().int().min(0).max(100).optional(),
 });
 export type PayData = z.infer<typeof payDataSchema>;
 

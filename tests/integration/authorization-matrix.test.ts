@@ -296,8 +296,6 @@ const NO_ID_QUERY_NAMES = new Set([
   "from",
   "deleted",
   "saved",
-  // /requestComp?left=N says how many requested items left the caller's own cart: a count, nobody's data.
-  "left",
   // join_market=1 leads any page to /welcome (spec section 2); link fills the licences page's link form with a key
   // the member typed and shows nothing of it.
   "join_market",
