@@ -1,5 +1,6 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { useRef } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { Pagination } from "../components/pagination";
@@ -198,12 +199,9 @@ export default function PurchaseRequestsPage() {
                       />
                     </td>
                     {/* On narrow screens each row is a card: the labels (aria-hidden, the headers name the cells) show. */}
-                    <td className="cell-date">
-                      <span className="cell-label" aria-hidden="true">
-                        {t("purchase.date")}
-                      </span>
+                    <LabelledCell className="cell-date" label={t("purchase.date")}>
                       {r.date}
-                    </td>
+                    </LabelledCell>
                     <td className="cell-request">
                       <Link to={`/mypage/purchase/${r.id}`} className="nowrap">
                         {r.requestNo}
@@ -218,24 +216,15 @@ export default function PurchaseRequestsPage() {
                         {r.alias ? ` (${r.alias})` : null}
                       </small>
                     </td>
-                    <td className="cell-contents">
-                      <span className="cell-label" aria-hidden="true">
-                        {t("purchase.contents")}
-                      </span>
+                    <LabelledCell className="cell-contents" label={t("purchase.contents")}>
                       {r.contents}
-                    </td>
-                    <td className="cell-quantity">
-                      <span className="cell-label" aria-hidden="true">
-                        {t("purchase.quantity")}
-                      </span>
+                    </LabelledCell>
+                    <LabelledCell className="cell-quantity" label={t("purchase.quantity")}>
                       {r.quantity}
-                    </td>
-                    <td className="cell-total">
-                      <span className="cell-label" aria-hidden="true">
-                        {t("purchase.total")}
-                      </span>
+                    </LabelledCell>
+                    <LabelledCell className="cell-total" label={t("purchase.total")}>
                       <span className="nowrap">{r.total}</span>
-                    </td>
+                    </LabelledCell>
                     <td className={`cell-status request-state is-${r.state}`}>{t(`purchase.state.${r.state}`)}</td>
                   </tr>
                 ))}
@@ -246,5 +235,18 @@ export default function PurchaseRequestsPage() {
       )}
       <Pagination page={page} pages={pages} href={pageHref} />
     </section>
+  );
+}
+
+/** A cell of the request list that, when the list is narrow and rows are cards, shows its column's name (hidden from
+ * assistive technology: the header cell already names it). */
+function LabelledCell({ className, label, children }: { className: string; label: string; children: ReactNode }) {
+  return (
+    <td className={className}>
+      <span className="cell-label" aria-hidden="true">
+        {label}
+      </span>
+      {children}
+    </td>
   );
 }
