@@ -3,7 +3,7 @@ import { defineConfig } from "@playwright/test";
 const PORT = Number(process.env.E2E_PORT ?? 3200);
 const DATA = process.env.E2E_DATA_DIR ?? ".cache/e2e";
 
-/** End-to-end tests drive Debian's Chromium (never a downloaded browser) against the built store. */
+/** End-to-end tests drive Debian's Chromium headless shell (never a downloaded browser) against the built store. */
 export default defineConfig({
   testDir: "./tests/e2e",
   outputDir: process.env.E2E_OUTPUT ?? "./test-results",
@@ -19,7 +19,8 @@ export default defineConfig({
     browserName: "chromium",
     headless: true,
     launchOptions: {
-      executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
+      // Debian's chromium-headless-shell (scripts/ensure-system.sh installs it): the headless build Playwright uses itself.
+      executablePath: process.env.CHROME_PATH ?? "/usr/lib/chromium/chromium-headless-shell",
       args: [
         "--headless",
         "--no-sandbox",

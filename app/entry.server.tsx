@@ -32,38 +32,63 @@ export default async function handleRequest(
   }
   const waitForAll = isbot(request.headers.get("user-agent")) || remixContext.isSpaMode;
 
+  return streamDocument(
+    <NonceProvider value={nonce}>
+      <I18nProvider locale={loadContext.locale} bundles={serverBundles} translator={fixedT}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+      </I18nProvider>
+    </NonceProvider>,
+    { status: responseStatusCode, headers: responseHeaders, waitForAll, nonce, signal: request.signal, requestId: loadContext.requestId },
+  );
+}
+
+/**
+ * Renders a document into a streamed Response. The abort timer stops what still streams once the shell is out
+ * (deferred data that never came): it starts when the shell is ready, so a render that waited for the CPU on a busy
+ * machine is not aborted before its first byte and answered 500 with nobody told (fuzz under load, issue 25). An
+ * abort by that timer is not a server error either: the page's pending parts are left to the browser.
+ */
+export function streamDocument(
+  element: JSX.Element,
+  options: { status: number; headers: Headers; waitForAll: boolean; nonce?: string; signal: AbortSignal; requestId?: string },
+): Promise<Response> {
+  let status = options.status;
   return new Promise((resolve, reject) => {
     let shellRendered = false;
+    let abortedByTimer = false;
     let body: PassThrough | undefined;
-    const { pipe, abort } = renderToPipeableStream(
-      <NonceProvider value={nonce}>
-        <I18nProvider locale={loadContext.locale} bundles={serverBundles} translator={fixedT}>
-          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
-        </I18nProvider>
-      </NonceProvider>,
-      {
-        nonce,
-        [waitForAll ? "onAllReady" : "onShellReady"]() {
-          shellRendered = true;
-          // (react-dom is patched: patches/react-dom+18.3.1.patch, see docs/decisions.md.)
-          body = new PassThrough();
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
-          pipe(body);
-        },
-        onShellError(error: unknown) {
-          reject(error);
-        },
-        onError(error: unknown) {
-          responseStatusCode = 500;
-          // A visitor who left mid-page (the response stream was cancelled, so its destination closed) is not a
-          // server error.
-          if (shellRendered && !body?.destroyed && !request.signal.aborted)
-            console.error(JSON.stringify({ level: "error", requestId: loadContext.requestId, error: String(error) }));
-        },
+    const startAbortTimer = () => {
+      setTimeout(() => {
+        abortedByTimer = true;
+        abort();
+      }, ABORT_DELAY + 1000).unref();
+    };
+    const ready = () => {
+      shellRendered = true;
+      // (react-dom is patched: patches/react-dom+18.3.1.patch, see docs/decisions.md.)
+      body = new PassThrough();
+      options.headers.set("Content-Type", "text/html; charset=utf-8");
+      resolve(new Response(createReadableStreamFromReadable(body), { headers: options.headers, status }));
+      pipe(body);
+      if (!options.waitForAll) startAbortTimer();
+    };
+    const { pipe, abort } = renderToPipeableStream(element, {
+      nonce: options.nonce,
+      ...(options.waitForAll ? { onAllReady: ready } : { onShellReady: ready }),
+      onShellError(error: unknown) {
+        reject(error);
       },
-    );
-    setTimeout(abort, ABORT_DELAY + 1000);
+      onError(error: unknown) {
+        if (abortedByTimer) return;
+        status = 500;
+        // A visitor who left mid-page (the response stream was cancelled, so its destination closed) is not a
+        // server error.
+        if (shellRendered && !body?.destroyed && !options.signal.aborted)
+          console.error(JSON.stringify({ level: "error", requestId: options.requestId, error: String(error) }));
+      },
+    });
+    // Everything a crawler gets is waited for (onAllReady): its timer runs from the start.
+    if (options.waitForAll) startAbortTimer();
   });
 }
 

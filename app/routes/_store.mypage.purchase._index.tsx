@@ -215,6 +215,16 @@ export default function PurchaseRequestsPage() {
                         <span className="nowrap">{r.serial}</span>
                         {r.alias ? ` (${r.alias})` : null}
                       </small>
+                      {r.overlap ? (
+                        <small className="request-overlap">
+                          {r.overlap.held ? <span>{t("purchase.overlapHeld", { count: r.overlap.held })}</span> : null}
+                          {r.overlap.alsoIn.length ? (
+                            <span>
+                              {t("purchase.overlapAlsoIn", { count: r.overlap.alsoIn.length, numbers: r.overlap.alsoIn.join(", ") })}
+                            </span>
+                          ) : null}
+                        </small>
+                      ) : null}
                     </td>
                     <LabelledCell className="cell-contents" label={t("purchase.contents")}>
                       {r.contents}

@@ -149,10 +149,12 @@ const BINARY = /^(font|image|audio|video)\/|application\/(pdf|octet-stream|zip)/
 /** Methods fetch refuses to send: they go out through node:http. */
 const FETCH_FORBIDDEN = new Set(["TRACE", "TRACK"]);
 
+/** One request on its own connection (no kept-alive socket to race the server's idle timeout over). */
 function sendWithHttp(baseURL: string, r: Sent): Promise<Answer> {
   const url = new URL(r.path, baseURL);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, path: r.path, method: r.method, headers: r.headers }, (res) => {
+    const options = { host: url.hostname, port: url.port, path: r.path, method: r.method, headers: r.headers, agent: false };
+    const req = http.request(options, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("error", reject);
@@ -170,14 +172,36 @@ function sendWithHttp(baseURL: string, r: Sent): Promise<Answer> {
   });
 }
 
+/** Why a request got no answer: fetch's "fetch failed" says nothing; its cause names the socket's fate. */
+export function failureOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+  return cause ? `${String(error)}: ${cause.code ?? ""} ${cause.message ?? ""}`.trim() : String(error);
+}
+
+/**
+ * A kept-alive connection the server closed as idle while this request was being written on it ("other side
+ * closed", a reset): the race every HTTP client has with a keep-alive timeout, not an answer of the server. Such a
+ * request is sent once more on a fresh connection; a request that then gets no answer either is reported.
+ */
+const STALE_SOCKET = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET"]);
+
 export async function send(baseURL: string, r: Sent): Promise<Answer> {
   if (FETCH_FORBIDDEN.has(r.method)) return sendWithHttp(baseURL, r);
-  const res = await fetch(baseURL + r.path, {
-    method: r.method,
-    headers: r.headers,
-    body: r.body as BodyInit | undefined,
-    redirect: "manual",
-  });
+  let res: Response;
+  try {
+    res = await fetch(baseURL + r.path, {
+      method: r.method,
+      headers: r.headers,
+      body: r.body as BodyInit | undefined,
+      redirect: "manual",
+    });
+  } catch (error) {
+    const code = (error as { cause?: { code?: string } })?.cause?.code;
+    if (!code || !STALE_SOCKET.has(code)) throw new Error(failureOf(error));
+    return sendWithHttp(baseURL, r).catch((again) => {
+      throw new Error(`${failureOf(error)}; again on a fresh connection: ${failureOf(again)}`);
+    });
+  }
   const type = res.headers.get("content-type") ?? "";
   const buf = Buffer.from(await res.arrayBuffer());
   return { status: res.status, headers: res.headers, type, text: BINARY.test(type) ? "" : buf.toString("utf8") };

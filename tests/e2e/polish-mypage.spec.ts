@@ -145,6 +145,8 @@ for (const lang of ["en", "ko"] as const) {
     await expect(page.getByText(text)).toHaveCount(0);
     // Both cookies gone (signed out in another browser window): the browser's flag finds it and says so.
     await signIn(page, lang, "member@example.com");
+    // The flag is the page's own (set once it has hydrated): a visitor who leaves before that has no flag to find.
+    await expect.poll(() => page.evaluate(() => window.localStorage.getItem("market.signedIn"))).toBe("1");
     await context.clearCookies({ name: "gt" });
     await context.clearCookies({ name: "gsi" });
     await page.goto("/notice");

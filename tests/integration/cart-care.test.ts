@@ -420,6 +420,14 @@ describe(`cart care (issue 24) on ${ENGINE}`, () => {
       const jar = new Jar({ lng: "ko" });
       jar.take(login);
       const go = browser(jar, "ko");
+      // The list says it before anything is selected: each waiting request's own note, by the same rule.
+      const list = await (await go("/mypage/purchase")).text();
+      const row = (no: string) => list.match(new RegExp(`<tr>(?:(?!</tr>)[\\s\\S])*?>${no}</a>[\\s\\S]*?</tr>`))?.[0] ?? "";
+      const note = (no: string) => row(no).match(/<small class="request-overlap">[\s\S]*?<\/small>/)?.[0] ?? "";
+      expect(note(paying.requestNo)).toContain("이 키가 이미 보유한 콘텐츠 1개 포함");
+      expect(note(paying.requestNo)).toContain(`${earlier.requestNo}에서도 요청한 콘텐츠 포함`);
+      expect(note(earlier.requestNo)).toContain(`${paying.requestNo}에서도 요청한 콘텐츠 포함`);
+      expect(note(earlier.requestNo)).not.toContain("보유한");
       expect(location(await go("/mypage/purchase", { intent: "pay", request: String(paying.id) }))).toBe("/pay01");
       const step1 = await (await go("/pay01")).text();
       const box = notice(step1);

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { createRemixStub } from "@remix-run/testing";
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";

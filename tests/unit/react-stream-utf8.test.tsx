@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import { describe, expect, it } from "vitest";

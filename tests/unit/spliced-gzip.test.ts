@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { randomBytes } from "node:crypto";
 import zlib from "node:zlib";
 import fc from "fast-check";

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { act, fireEvent, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { ToTopButton } from "../../app/components/to-top";

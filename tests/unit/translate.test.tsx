@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { fixedT, serverBundles } from "../../app/i18n/i18n.server";

@@ -5,6 +5,7 @@
  */
 import type { DB } from "../../db/db.server";
 import type { Locale } from "../../i18n/config";
+import { licenceOverlap } from "../downloads/overlap.server";
 import { MarketError } from "../errors";
 import type { Currency } from "../money";
 import { checkRequestsPayable, countOpenRequests, requestListPage } from "./requests.server";
@@ -15,7 +16,56 @@ export async function representativeRequests(db: DB, ownerUserId: number, params
     requestListPage(db, ownerUserId, params, locale, now),
     countOpenRequests(db, ownerUserId, now),
   ]);
-  return { ...list, waitingCount };
+  const notes = await requestOverlapNotes(
+    db,
+    ownerUserId,
+    list.rows.filter((r) => r.state === "waiting").map((r) => r.id),
+    now,
+  );
+  return { ...list, rows: list.rows.map((r) => ({ ...r, overlap: notes.get(r.id) ?? null })), waitingCount };
+}
+
+/** What a waiting request would pay for twice: items its key already holds, and its other waiting requests asking for the same. */
+export interface RequestOverlapNote {
+  /** How many of its items the key holds and can use now (bought, from a pass, through another request). */
+  held: number;
+  /** The numbers of the key's other waiting requests that ask for one of its items. */
+  alsoIn: string[];
+}
+
+/**
+ * The overlap rule (issue 24, point 3: `licenceOverlap`, as /pay01 warns with) applied to each of these waiting
+ * requests of the representative, so the list says it before any is selected: only requests with something to say.
+ */
+export async function requestOverlapNotes(
+  db: DB,
+  ownerUserId: number,
+  requestIds: readonly number[],
+  now = new Date(),
+): Promise<Map<number, RequestOverlapNote>> {
+  const out = new Map<number, RequestOverlapNote>();
+  if (!requestIds.length) return out;
+  const items = await db
+    .selectFrom("purchase_requests")
+    .innerJoin("purchase_request_items", "purchase_request_items.request_id", "purchase_requests.id")
+    .select(["purchase_requests.id", "purchase_requests.license_id", "purchase_request_items.content_id"])
+    .where("purchase_requests.owner_user_id", "=", ownerUserId)
+    .where("purchase_requests.id", "in", [...requestIds])
+    .where("purchase_requests.status", "=", "waiting")
+    .execute();
+  const byRequest = new Map<number, { licenseId: number; contentIds: number[] }>();
+  for (const row of items) {
+    const entry = byRequest.get(row.id) ?? { licenseId: row.license_id, contentIds: [] };
+    entry.contentIds.push(row.content_id);
+    byRequest.set(row.id, entry);
+  }
+  for (const [id, { licenseId, contentIds }] of byRequest) {
+    const overlaps = await licenceOverlap(db, licenseId, contentIds, { waiting: { except: [id] }, now });
+    const held = overlaps.filter((o) => o.source !== "requested").length;
+    const alsoIn = [...new Set(overlaps.flatMap((o) => (o.source === "requested" && o.requestNo ? [o.requestNo] : [])))];
+    if (held || alsoIn.length) out.set(id, { held, alsoIn });
+  }
+  return out;
 }
 
 export interface CurrencyGroup {
