@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "../i18n/react";
-import { auditPage } from "../market/operators/audit.server";
+import { auditPage, checkAuditTrail } from "../market/operators/audit.server";
 import { seoulText } from "../utils/dates";
 import { auditQuerySchema, formObject, seoulDayEnd, seoulDayStart } from "./forms.server";
 import { requireOperator } from "./guard.server";
@@ -9,22 +9,29 @@ import { AdminPagination, DataTable, FilterForm, InputField } from "./parts";
 
 export { AdminError as ErrorBoundary } from "./parts";
 
-/** /admin/audit (admin only): every operator action, newest first, filtered by operator, action, target and day. */
+/**
+ * /admin/audit (admin only): every operator action, newest first, filtered by operator, action, target and day; above
+ * it, whether the hash chain still holds (the whole trail is checked at each view).
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireOperator(request, context, "audit");
   const url = new URL(request.url);
   const parsed = auditQuerySchema.safeParse(formObject(url.searchParams));
   const q = parsed.success ? parsed.data : auditQuerySchema.parse({});
-  const list = await auditPage(context.db, {
-    operator: q.operator || undefined,
-    action: q.action || undefined,
-    targetType: q.target || undefined,
-    targetId: q.targetId || undefined,
-    from: q.from ? seoulDayStart(q.from) : undefined,
-    to: q.to ? seoulDayEnd(q.to) : undefined,
-    page: q.page,
-  });
+  const [list, trail] = await Promise.all([
+    auditPage(context.db, {
+      operator: q.operator || undefined,
+      action: q.action || undefined,
+      targetType: q.target || undefined,
+      targetId: q.targetId || undefined,
+      from: q.from ? seoulDayStart(q.from) : undefined,
+      to: q.to ? seoulDayEnd(q.to) : undefined,
+      page: q.page,
+    }),
+    checkAuditTrail(context.db),
+  ]);
   return {
+    trail,
     query: {
       operator: q.operator ?? "",
       action: q.action ?? "",
@@ -38,13 +45,26 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function AuditLog() {
-  const { query, list } = useLoaderData<typeof loader>();
+  const { query, list, trail } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   const href = (n: number) => `?${new URLSearchParams({ ...query, page: String(n) })}`;
   return (
     <main className="admin-page">
       <h1>{t("admin.core.audit.title")}</h1>
       <p>{t("admin.core.audit.lead")}</p>
+      {trail.ok ? (
+        <p role="status" className="admin-ok" data-testid="audit-trail">
+          {trail.rows
+            ? t("admin.core.audit.trail.intact", { count: trail.rows, hash: trail.lastHash?.slice(0, 16) })
+            : t("admin.core.audit.trail.empty")}
+        </p>
+      ) : (
+        <p role="alert" className="admin-alert" data-testid="audit-trail">
+          {trail.problem === "unchained"
+            ? t("admin.core.audit.trail.unchained", { count: trail.count })
+            : t(`admin.core.audit.trail.${trail.problem}`, { seq: trail.seq })}
+        </p>
+      )}
       <FilterForm
         label={t("admin.core.audit.filter")}
         apply={t("admin.core.audit.apply")}
@@ -62,6 +82,7 @@ export default function AuditLog() {
         caption={t("admin.core.audit.caption")}
         empty={t("admin.core.audit.empty")}
         columns={[
+          t("admin.core.audit.columns.seq"),
           t("admin.core.audit.columns.when"),
           t("admin.core.audit.columns.operator"),
           t("admin.core.audit.columns.action"),
@@ -73,6 +94,7 @@ export default function AuditLog() {
         rows={list.rows}
         row={(r) => (
           <tr key={r.id}>
+            <td>{r.seq}</td>
             <td className="nowrap">{r.createdAt}</td>
             <td>{r.operatorEmail}</td>
             <td>

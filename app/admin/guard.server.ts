@@ -1,34 +1,16 @@
-import { type AppLoadContext, createCookie, data, redirect } from "@remix-run/node";
+import { type AppLoadContext, data, redirect } from "@remix-run/node";
 import { MarketError } from "../market/errors";
 import { findOperator, type Operator } from "../market/operators/accounts.server";
-import type { Actor } from "../market/operators/audit.server";
+import { type Actor, recordAudit } from "../market/operators/audit.server";
 import { type AdminArea, roleAllows } from "../market/operators/roles";
-import { sessionSecret } from "../utils/cookies.server";
+import { readOperatorToken } from "../utils/operator-session.server";
 
-/**
- * The console's session cookie `op`: the operator session's token (stored hashed), HttpOnly, SameSite=Strict,
- * Secure behind https. Its path is `/`: Remix fetches the console home's data at `/admin.data`, which a cookie
- * of path `/admin` does not reach (a signed-in operator then looped back to the sign-in page). It lives as long as the session's absolute end; the idle end is the server's.
- */
-export function operatorCookie(context: AppLoadContext) {
-  return createCookie("op", {
-    path: "/",
-    httpOnly: true,
-    sameSite: "strict",
-    secure: Boolean(context.env.PUBLIC_URL?.startsWith("https://")),
-    secrets: [sessionSecret(context.env)],
-    maxAge: 12 * 3600,
-  });
-}
-
-export async function readOperatorToken(request: Request, context: AppLoadContext): Promise<string | null> {
-  const value = await operatorCookie(context).parse(request.headers.get("Cookie"));
-  return typeof value === "string" ? value : null;
-}
+export { operatorCookie, readOperatorToken } from "../utils/operator-session.server";
 
 /**
  * The signed-in operator, for every console loader and action. Without a live session: a redirect to
- * /admin/login?next=<this page>. With a role that does not reach `area`: 403 (the layout's boundary says so).
+ * /admin/login?next=<this page>. With a role that does not reach `area`: 403 (the layout's boundary says so), and a
+ * line of the audit log (`access.refused`: the area, the method and the page's path, without its query).
  */
 export async function requireOperator(request: Request, context: AppLoadContext, area?: AdminArea): Promise<Operator> {
   const operator = await findOperator(context.db, await readOperatorToken(request, context));
@@ -37,8 +19,22 @@ export async function requireOperator(request: Request, context: AppLoadContext,
     const next = request.method === "GET" ? url.pathname + url.search : "/admin";
     throw redirect(`/admin/login?next=${encodeURIComponent(next)}`);
   }
-  if (area && !roleAllows(operator.role, area)) throw data({ area }, { status: 403 });
+  if (area && !roleAllows(operator.role, area)) {
+    await recordRefusal(request, context, operator, area);
+    throw data({ area }, { status: 403 });
+  }
   return operator;
+}
+
+/** A refused attempt as a line of the audit log (a refused post runs no loader after it: one line a request). */
+async function recordRefusal(request: Request, context: AppLoadContext, operator: Operator, area: AdminArea) {
+  const path = new URL(request.url).pathname.replace(/\.data$/, "");
+  await recordAudit(context.db, actorOf(operator, context), {
+    action: "access.refused",
+    targetType: "area",
+    targetId: area,
+    after: { method: request.method, path: path.slice(0, 300), role: operator.role },
+  });
 }
 
 /** The operator as the audit log names it, with the request's address. */

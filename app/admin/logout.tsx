@@ -4,7 +4,7 @@ import { operatorCookie, readOperatorToken } from "./guard.server";
 
 /** POST /admin/logout: ends the console session (a GET is not served: signing out is a write). */
 export async function action({ request, context }: ActionFunctionArgs) {
-  await operatorSignOut(context.db, await readOperatorToken(request, context));
+  await operatorSignOut(context.db, await readOperatorToken(request, context), context.clientIp);
   return redirect("/admin/login", { headers: { "Set-Cookie": await operatorCookie(context).serialize("", { maxAge: 0 }) } });
 }
 

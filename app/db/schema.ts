@@ -535,6 +535,10 @@ export interface AuditLogTable {
   reason: string | null;
   ip: string | null;
   created_at: string;
+  /** The row's place in the hash chain (1, 2, 3…), the previous row's hash and its own (app/db/audit-chain.ts). */
+  seq: number;
+  prev_hash: string;
+  hash: string;
 }
 
 export type MediaJobState = "queued" | "running" | "done" | "failed";

@@ -129,6 +129,15 @@ export function isAlwaysOpen(pathname: string): boolean {
 }
 
 /**
+ * Whether two windows are the same instants: a window stored as "2021-06-19T15:00:00Z" (the seed's) comes back from
+ * the form as "2021-06-19T15:00:00.000Z", which is no change.
+ */
+function sameWindow(a: ServiceModes["window"], b: ServiceModes["window"]): boolean {
+  if (!a || !b) return a === b;
+  return Date.parse(a.start) === Date.parse(b.start) && Date.parse(a.end) === Date.parse(b.end);
+}
+
+/**
  * Switches the modes: one settings row per changed key and one audit line per changed switch (`mode.home`,
  * `mode.inspection`, `mode.error_service`, `mode.window`), in one transaction. Answers what changed.
  */
@@ -185,7 +194,7 @@ export async function changeServiceModes(db: DB, change: ModesChange, actor: Act
       done.push("errorService");
     }
     const windowText = (w: ServiceModes["window"]) => (w ? `${w.start}/${w.end}` : "");
-    if (windowText(before.window) !== windowText(change.window) || before.text.ko !== change.text.ko || before.text.en !== change.text.en) {
+    if (!sameWindow(before.window, change.window) || before.text.ko !== change.text.ko || before.text.en !== change.text.en) {
       if (change.window) await put(MODE_KEYS.window, windowText(change.window));
       else await trx.deleteFrom("settings").where("key", "=", MODE_KEYS.window).execute();
       await put(MODE_KEYS.textKo, change.text.ko);

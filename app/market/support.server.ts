@@ -232,8 +232,14 @@ export async function inquiryAttachment(db: DB, storage: Storage, userId: number
  * The attachment of any inquiry, a member's or a guest's, for the operator console (its route checks the
  * operator's role): null when the inquiry has none or the file is gone.
  */
-export async function inquiryAttachmentForOperator(db: DB, storage: Storage, id: number) {
-  return attachmentOf(db, storage, id, "any");
+/**
+ * An inquiry's attachment for an operator. Handing its bytes out (`viewer`; a HEAD, which sends none, passes null)
+ * is a line of the audit log (`inquiry.attachment_view`), written once the file is found.
+ */
+export async function inquiryAttachmentForOperator(db: DB, storage: Storage, id: number, viewer: Actor | null) {
+  const found = await attachmentOf(db, storage, id, "any");
+  if (found && viewer) await recordAudit(db, viewer, { action: "inquiry.attachment_view", targetType: "inquiry", targetId: id });
+  return found;
 }
 
 async function attachmentOf(db: DB, storage: Storage, id: number, userId: number | "any") {

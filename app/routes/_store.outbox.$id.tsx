@@ -1,23 +1,28 @@
-import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "../i18n/react";
-import { outboxMessage, outboxVisible } from "../market/mail/outbox.server";
+import { outboxMessage } from "../market/mail/outbox.server";
 import { sessionSecret } from "../utils/cookies.server";
 import { positiveId } from "../utils/input.server";
+import { outboxReader } from "../utils/operator-session.server";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
-/** Test mode: one queued mail, its headers and text, and the .eml the outbox transport wrote. */
+/** Test mode, for a signed-in operator: one queued mail, its headers and text, and the .eml the outbox transport wrote. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const id = positiveId.safeParse(params.id);
-  if (!outboxVisible(context.env, context.clientIp) || !id.success) throw data(null, { status: 404 });
-  const mail = await outboxMessage(context.db, id.data, context.env.PUBLIC_URL, sessionSecret(context.env));
+  const reader = await outboxReader(request, context);
+  if (!reader || !id.success) throw data(null, { status: 404 });
+  const mail = await outboxMessage(context.db, id.data, reader, context.env.PUBLIC_URL, sessionSecret(context.env));
   if (!mail) throw data(null, { status: 404 });
   return data(
     { mail, seo: await pageSeo(request, context, { titleKey: "outbox.title" }) },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
+
+/** Members' mail, for an operator: never kept by a browser or a shared cache. */
+export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store", "X-Robots-Tag": "noindex, nofollow" });
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
 

@@ -1,18 +1,22 @@
-import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "../i18n/react";
-import { listOutbox, outboxVisible } from "../market/mail/outbox.server";
+import { listOutbox } from "../market/mail/outbox.server";
+import { outboxReader } from "../utils/operator-session.server";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
-/** Test mode: the mail the store queued, newest first (the outbox transport only, on the store's own machine). */
+/** Test mode: the mail the store queued, newest first (the outbox transport only, for a signed-in operator). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  if (!outboxVisible(context.env, context.clientIp)) throw data(null, { status: 404 });
+  if (!(await outboxReader(request, context))) throw data(null, { status: 404 });
   return data(
     { mails: await listOutbox(context.db), seo: await pageSeo(request, context, { titleKey: "outbox.title" }) },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
+
+/** Members' mail, for an operator: never kept by a browser or a shared cache. */
+export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store", "X-Robots-Tag": "noindex, nofollow" });
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
 

@@ -63,11 +63,24 @@ describe(`operator console authorization matrix on ${ENGINE}`, () => {
       ).toContain(`/admin/${a}`);
   });
 
-  it("lets only the roles of a route's area read it", async () => {
+  /** The audit log's lines from `after` on: every refused attempt of an operator is one `access.refused` line. */
+  const linesAfter = (after: number) => db.selectFrom("audit_log").selectAll().where("seq", ">", after).orderBy("seq").execute();
+  const lastSeq = async () =>
+    Number((await db.selectFrom("audit_log").select("seq").orderBy("seq", "desc").limit(1).executeTakeFirst())?.seq ?? 0);
+  const loggedAfter = async (after: number) =>
+    (await linesAfter(after)).map((l) => {
+      const was = JSON.parse(l.after_json ?? "{}") as { method?: string; path?: string };
+      return JSON.stringify({ action: l.action, email: l.operator_email, area: l.target_id, method: was.method, path: was.path });
+    });
+  const refusalOf = (who: Who, r: PageRoute, method: string) =>
+    JSON.stringify({ action: "access.refused", email: OPERATOR_EMAIL[who as OperatorRoleName], area: areaOf(r), method, path: address(r) });
+
+  it("lets only the roles of a route's area read it, and logs each refused operator once", async () => {
     const wrong: string[] = [];
     for (const r of routes) {
       const area = areaOf(r) ?? "any";
       for (const who of Object.keys(cookies) as Who[]) {
+        const before = await lastSeq();
         const res = await call(address(r), { headers: cookies[who] ? { cookie: cookies[who] } : {}, ip: "198.51.100.220" });
         const location = res.headers.get("location") ?? "";
         const ok = allowed(who, area)
@@ -76,28 +89,25 @@ describe(`operator console authorization matrix on ${ENGINE}`, () => {
             ? res.status === 403
             : res.status === 302 && location.startsWith("/admin/login");
         if (!ok) wrong.push(`${who} GET ${address(r)} → ${res.status} ${location}`);
+        if (!allowed(who, area)) {
+          const logged = await loggedAfter(before);
+          const expected = (ROLES as string[]).includes(who) ? [refusalOf(who, r, "GET")] : [];
+          if (JSON.stringify(logged) !== JSON.stringify(expected))
+            wrong.push(`${who} GET ${address(r)} logged ${logged.join(", ") || "nothing"}`);
+        }
       }
     }
     expect(wrong).toEqual([]);
   });
 
-  it("refuses every console write from a principal outside the route's area, and the write changes nothing", async () => {
+  it("refuses every console write from a principal outside the route's area: the write changes nothing, the refusal is logged", async () => {
     const wrong: string[] = [];
-    const count = async () =>
-      Number(
-        (
-          await db
-            .selectFrom("audit_log")
-            .select((eb) => eb.fn.countAll<number>().as("n"))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
     for (const r of routes.filter((x) => x.action)) {
       const area = areaOf(r) ?? "any";
       for (const who of Object.keys(cookies) as Who[]) {
         if (allowed(who, area)) continue;
         for (const sample of ADMIN_FORM_SAMPLES[r.id] ?? [{}]) {
-          const before = await count();
+          const before = await lastSeq();
           const body = new URLSearchParams();
           for (const [k, v] of Object.entries(sample)) for (const one of Array.isArray(v) ? v : [v]) body.append(k, one);
           const res = await call(address(r), {
@@ -111,7 +121,11 @@ describe(`operator console authorization matrix on ${ENGINE}`, () => {
             ? res.status === 403
             : res.status === 302 && location.startsWith("/admin/login");
           if (!refused) wrong.push(`${who} POST ${address(r)} → ${res.status} ${location}`);
-          if ((await count()) !== before) wrong.push(`${who} POST ${address(r)} wrote to the audit log`);
+          // The only line a refused write leaves is its refusal (an operator's; none for the others).
+          const logged = await loggedAfter(before);
+          const expected = (ROLES as string[]).includes(who) ? [refusalOf(who, r, "POST")] : [];
+          if (JSON.stringify(logged) !== JSON.stringify(expected))
+            wrong.push(`${who} POST ${address(r)} logged ${logged.join(", ") || "nothing"}`);
         }
       }
     }

@@ -63,6 +63,19 @@ describe(`operator console: service modes switched at runtime across processes o
     expect(await auditOf("mode.home")).toHaveLength(0);
   });
 
+  it("saves the form as the page fills it (the stored window, the seed's) without an audit line: nothing changed", async () => {
+    const stored = await db.selectFrom("settings").select("value").where("key", "=", "maintenance_window").executeTakeFirstOrThrow();
+    expect(stored.value).toBe("2021-06-19T15:00:00Z/2021-06-19T21:00:00Z");
+    const shown = await (await a("/admin/modes", { headers: { cookie, "accept-language": "en" }, ip: "198.51.100.171" })).text();
+    const value = (name: string) => shown.match(new RegExp(`name="${name}"[^>]*value="([^"]*)"`))?.[1] ?? "";
+    expect([value("start"), value("end")]).toEqual(["2021-06-20T00:00", "2021-06-20T06:00"]);
+    const res = await post(form({ start: value("start"), end: value("end") }));
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("Nothing changed.");
+    const modeLines = await db.selectFrom("audit_log").select("action").where("action", "like", "mode.%").execute();
+    expect(modeLines).toEqual([]);
+  });
+
   it("switches the home to the service-stop notice and back, seen by both instances, each switch audited", async () => {
     expect(await (await page(b, "/")).text()).toContain(NORMAL); // B has read (and cached) the normal mode
     const shown = await a("/admin/modes", { headers: { cookie, "accept-language": "en" }, ip: "198.51.100.171" });

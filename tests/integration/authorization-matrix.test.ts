@@ -236,7 +236,7 @@ const pagePathSpecs = (w: World): Record<string, Record<string, Spec>> => ({
   "routes/_store.mypage.order.$id": { id: { owned: "order", door: "link", deny: true } },
   "routes/mypage.order.$id.certificate.$line": { id: { value: "1" }, line: { owned: "line", door: "link", deny: true } },
   "routes/files.$token": { token: { value: "not-a-real-token-0000000000" } },
-  // The test-mode outbox answers only on the store's own machine (these callers come from elsewhere: 404).
+  // The test-mode outbox answers only an operator who may see members' data (none of these callers: 404).
   "routes/_store.outbox.$id": { id: { value: "1" } },
   "routes/outbox.$id.eml": { id: { value: "1" } },
   "routes/webhooks.payments.$gateway": { gateway: { value: "sandbox" } },

@@ -19,6 +19,7 @@ import { joinMarket } from "../../app/market/users/auth.server";
 import { createTestApp } from "../support/app";
 import { createTestDb } from "../support/db";
 import { ENGINE } from "../support/engine";
+import { OPERATOR_EMAIL, signInOperator } from "../support/operator";
 import { newShopper } from "../support/shopper";
 
 const SECRET = "test-secret-test-secret";
@@ -291,13 +292,51 @@ describe(`mail on ${ENGINE}`, () => {
     expect(codes).toContain(429);
   });
 
-  it("the outbox page is test mode on the store's own machine only", async () => {
-    const [one] = await db.selectFrom("mail_outbox").select("id").orderBy("id", "desc").limit(1).execute();
-    expect((await call("/outbox", { ip: "127.0.0.1", headers: { cookie: "lng=en" } })).status).toBe(200);
-    expect((await call(`/outbox/${one.id}`, { ip: "127.0.0.1" })).status).toBe(200);
-    expect((await call("/outbox", { ip: "203.0.113.50" })).status).toBe(404);
-    expect((await call(`/outbox/${one.id}`, { ip: "203.0.113.50" })).status).toBe(404);
+  it("the outbox is test mode and for an operator who may see members' data, whatever the address or proxy headers", async () => {
+    const [one] = await db.selectFrom("mail_outbox").select(["id", "subject"]).orderBy("id", "desc").limit(1).execute();
+    // A copy of its .eml where the outbox transport of a store on `emlDir` keeps it.
+    const emlDir = fs.mkdtempSync(path.join(os.tmpdir(), "outbox-data-"));
+    fs.mkdirSync(path.join(emlDir, "outbox"));
+    fs.writeFileSync(path.join(emlDir, "outbox", `${one.id}.eml`), "Subject: kept\r\n\r\nBody\r\n");
+    const emlApp = await createTestApp(db, { dataDir: emlDir });
+    const pages = [`/outbox`, `/outbox/${one.id}`];
+    const eml = `/outbox/${one.id}/eml`;
+    // Nobody signed in, from the store's own machine or a reverse proxy on it, with any forwarded headers: nothing.
+    const proxied = { "x-forwarded-for": "127.0.0.1", "x-real-ip": "127.0.0.1", forwarded: "for=127.0.0.1", cookie: "lng=en" };
+    for (const ip of ["127.0.0.1", "::1", "::ffff:127.0.0.1", "203.0.113.50"]) {
+      for (const page of pages) {
+        expect((await call(page, { ip, headers: proxied })).status, `${page} from ${ip}`).toBe(404);
+        expect((await call(page, { ip })).status, `${page} from ${ip}`).toBe(404);
+      }
+      expect((await emlApp(eml, { ip, headers: proxied })).status, `${eml} from ${ip}`).toBe(404);
+    }
+    // A member, an operator whose role does not reach members' data: nothing either.
+    const member = await newShopper(db);
+    for (const page of pages) expect((await call(page, { ip: "127.0.0.1", headers: { cookie: member.jar.header } })).status).toBe(404);
+    const catalog = await signInOperator(call, "catalog", "198.51.100.96");
+    for (const page of pages) expect((await call(page, { ip: "127.0.0.1", headers: { cookie: catalog } })).status).toBe(404);
+    expect((await emlApp(eml, { ip: "127.0.0.1", headers: { cookie: catalog } })).status).toBe(404);
+
+    // A support operator (or an administrator) reads it from wherever they are; opening a mail is a line of the audit log.
+    const support = await signInOperator(call, "support", "198.51.100.95");
+    const list = await call("/outbox", { ip: "203.0.113.50", headers: { cookie: `${support}; lng=en` } });
+    expect(list.status).toBe(200);
+    expect(list.headers.get("cache-control")).toContain("no-store");
+    const shown = await call(`/outbox/${one.id}`, { ip: "203.0.113.50", headers: { cookie: support } });
+    expect(shown.status).toBe(200);
+    const file = await emlApp(eml, { ip: "203.0.113.50", headers: { cookie: support } });
+    expect(file.status).toBe(200);
+    expect(await file.text()).toContain("Subject: kept");
+    const read = await db.selectFrom("audit_log").selectAll().where("target_type", "=", "mail").orderBy("seq").execute();
+    expect(read.map((r) => [r.action, r.target_id, r.operator_email])).toEqual([
+      ["mail.view", String(one.id), OPERATOR_EMAIL.support],
+      ["mail.download", String(one.id), OPERATOR_EMAIL.support],
+    ]);
+    const admin = await signInOperator(call, "admin", "198.51.100.97");
+    expect((await call("/outbox", { ip: "203.0.113.51", headers: { cookie: admin } })).status).toBe(200);
+    // Not in test mode (SMTP), not even for an operator.
     const smtpApp = await createTestApp(db, { dataDir: outbox, env: { MAIL_TRANSPORT: "smtp", SMTP_URL: "smtp://127.0.0.1:2525" } });
-    expect((await smtpApp("/outbox", { ip: "127.0.0.1" })).status).toBe(404);
+    expect((await smtpApp("/outbox", { ip: "127.0.0.1", headers: { cookie: support } })).status).toBe(404);
+    fs.rmSync(emlDir, { recursive: true, force: true });
   });
 });

@@ -6,7 +6,7 @@ import { listMemberLicenses } from "../../market/licenses.server";
 import { formatMoney } from "../../market/money";
 import { listOrders, listPasses } from "../../market/orders/history.server";
 import { listInquiries } from "../../market/support.server";
-import { getAccount, withdrawMember } from "../../market/users/account.server";
+import { getAccountForOperator, withdrawMember } from "../../market/users/account.server";
 import { memberSince } from "../../market/users/lookup.server";
 import { WITHDRAW_REASONS } from "../../market/users/withdraw-reasons";
 import membersStyles from "../../styles/admin-members.css";
@@ -27,12 +27,15 @@ function memberId(raw: string | undefined): number {
   return id.data;
 }
 
-/** /admin/members/:id (support, admin): the member's profile, licences, orders, passes, downloads and inquiries. */
+/**
+ * /admin/members/:id (support, admin): the member's profile, licences, orders, passes, downloads and inquiries; each
+ * view is a line of the audit log.
+ */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  await requireOperator(request, context, "members");
+  const op = await requireOperator(request, context, "members");
   const id = memberId(params.id);
   const { db, locale } = context;
-  const account = await domainCall(() => getAccount(db, id));
+  const account = await domainCall(() => getAccountForOperator(db, id, actorOf(op, context)));
   const [since, licences, orders, passes, downloads, inquiries] = await Promise.all([
     memberSince(db, id),
     listMemberLicenses(db, id),

@@ -2,6 +2,7 @@ import type { DB } from "../../db/db.server";
 import type { Locale } from "../../i18n/config";
 import type { TFunction } from "../../i18n/translate";
 import type { Currency } from "../../market/money";
+import { type Actor, recordAudit } from "../../market/operators/audit.server";
 import { DOWNLOAD_KINDS, downloadsReport, type ReportRange, refundsReport, salesReport, topReport } from "../../market/reports.server";
 import type { ExportKind } from "./query.server";
 
@@ -183,4 +184,23 @@ export async function reportCsv(
       };
     }
   }
+}
+
+/**
+ * A report export for an operator: the CSV, and a line of the audit log (`report.export`: which table, which days,
+ * which currency, the file's name) written before the file leaves.
+ */
+export async function exportReportCsv(
+  db: DB,
+  actor: Actor,
+  input: { kind: ExportKind; range: ReportRange; currency: Currency; locale: Locale; t: TFunction },
+): Promise<ReportCsv> {
+  const csv = await reportCsv(db, input);
+  await recordAudit(db, actor, {
+    action: "report.export",
+    targetType: "report",
+    targetId: input.kind,
+    after: { from: input.range.from, to: input.range.to, currency: input.currency, file: csv.filename, rows: csv.rows.length - 1 },
+  });
+  return csv;
 }

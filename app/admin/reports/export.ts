@@ -1,17 +1,17 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { REPORT_MAX_DAYS, reportRange } from "../../market/reports.server";
 import { formObject } from "../forms.server";
-import { requireOperator } from "../guard.server";
+import { actorOf, requireOperator } from "../guard.server";
 import { adminT } from "../strings.server";
-import { reportCsv, toCsv } from "./csv.server";
+import { exportReportCsv, toCsv } from "./csv.server";
 import { exportQuerySchema } from "./query.server";
 
 /**
  * /admin/reports/export?kind=…&from=…&to=…[&currency=KRW|USD] (finance): one report table as a CSV file. A wrong
- * kind or range answers 400 with the reason in plain text.
+ * kind or range answers 400 with the reason in plain text. Each export is a line of the audit log.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireOperator(request, context, "reports");
+  const op = await requireOperator(request, context, "reports");
   const t = adminT(context.locale);
   const plain = (message: string) =>
     new Response(message, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "private, no-store" } });
@@ -19,7 +19,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!parsed.success) return plain(t("admin.reports.export.bad"));
   const range = reportRange({ from: parsed.data.from, to: parsed.data.to });
   if (!range.ok) return plain(t(`admin.reports.range.problems.${range.problem}`, { max: REPORT_MAX_DAYS }));
-  const csv = await reportCsv(context.db, {
+  const csv = await exportReportCsv(context.db, actorOf(op, context), {
     kind: parsed.data.kind,
     range: range.range,
     currency: parsed.data.currency ?? "KRW",

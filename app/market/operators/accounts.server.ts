@@ -85,7 +85,18 @@ export async function operatorSignIn(
   if (!paced.allowed) return tooMany(paced);
   const row = await db.selectFrom("operators").selectAll().where("email", "=", email).executeTakeFirst();
   const valid = await verifyPassword(input.password, row?.password_hash ?? NO_OPERATOR_HASH);
-  if (!row || !valid || row.active !== 1 || !isOperatorRole(row.role)) return { ok: false, code: "INVALID_CREDENTIALS" };
+  if (!row || !valid || row.active !== 1 || !isOperatorRole(row.role)) {
+    // A failed sign-in whose password was checked is a line of the audit log (the throttled ones above are not: they
+    // never reach the password, and logging them would let anyone fill the log at the rate they can send requests).
+    const why = !row ? "unknown_email" : !valid ? "wrong_password" : "inactive";
+    await recordAudit(
+      db,
+      { id: row?.id ?? null, email, ip: input.ip },
+      { action: "operator.sign_in_failed", targetType: "operator", targetId: row?.id ?? null, after: { reason: why } },
+      now,
+    );
+    return { ok: false, code: "INVALID_CREDENTIALS" };
+  }
   await refund(db, RULES.operatorSignInAddress.bucket, input.ip, now);
   await forget(db, OPERATOR_SIGN_IN_BACKOFF.bucket, pair);
   const token = randomBytes(32).toString("base64url");
@@ -142,8 +153,26 @@ export async function findOperator(db: DB, token: string | null | undefined, now
   return { id: row.id, email: row.email, name: row.name, role: row.role };
 }
 
-export async function operatorSignOut(db: DB, token: string | null | undefined): Promise<void> {
-  if (token) await db.deleteFrom("operator_sessions").where("id", "=", tokenId(token)).execute();
+/** Ends a console session, with a line of the audit log naming its operator (none when there was no session). */
+export async function operatorSignOut(db: DB, token: string | null | undefined, ip: string | null = null, now = new Date()): Promise<void> {
+  if (!token || token.length > 100) return;
+  const id = tokenId(token);
+  await db.transaction().execute(async (trx) => {
+    const session = await trx
+      .selectFrom("operator_sessions")
+      .innerJoin("operators", "operators.id", "operator_sessions.operator_id")
+      .select(["operators.id", "operators.email"])
+      .where("operator_sessions.id", "=", id)
+      .executeTakeFirst();
+    if (!session) return;
+    await trx.deleteFrom("operator_sessions").where("id", "=", id).execute();
+    await recordAudit(
+      trx,
+      { id: session.id, email: session.email, ip },
+      { action: "operator.sign_out", targetType: "operator", targetId: session.id },
+      now,
+    );
+  });
 }
 
 export interface OperatorRow extends Operator {

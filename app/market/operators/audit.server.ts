@@ -1,4 +1,7 @@
+import { sql } from "kysely";
+import { AUDIT_GENESIS, auditRowHash } from "../../db/audit-chain";
 import type { DB } from "../../db/db.server";
+import { isPostgres } from "../../db/dialect";
 
 /** Who acts: the signed-in operator and the address the request came from. */
 export interface Actor {
@@ -6,6 +9,9 @@ export interface Actor {
   email: string;
   ip?: string | null;
 }
+
+/** Who an audit line names: an operator, or (a failed sign-in) the e-mail typed, with no operator behind it. */
+export type AuditActor = Omit<Actor, "id"> & { id: number | null };
 
 export interface AuditEntry {
   action: string; // a dotted name, e.g. "inquiry.answer", "operator.create", "order.refund"
@@ -18,14 +24,23 @@ export interface AuditEntry {
 
 const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
 
+/** The PostgreSQL advisory lock that puts writers of the chain in a line (any constant: "audit" in ASCII). */
+const CHAIN_LOCK = 0x6175646974;
+
 /**
  * Writes one line of the audit log. Call it with the transaction that makes the change, so the log holds exactly
- * the actions that happened (every operator action in the console goes through here).
+ * the actions that happened (every operator action in the console goes through here); without one it opens its own.
+ *
+ * The line is chained to the one before it (app/db/audit-chain.ts): the last line is read and the new one written
+ * while no other writer can append (SQLite: the transaction's write lock, taken at BEGIN IMMEDIATE; PostgreSQL: a
+ * transaction-scoped advisory lock), so the chain never forks; the unique `seq` refuses a fork should that fail.
  */
-export async function recordAudit(db: DB, actor: Actor, entry: AuditEntry, now = new Date()): Promise<void> {
-  await db
-    .insertInto("audit_log")
-    .values({
+export async function recordAudit(db: DB, actor: AuditActor, entry: AuditEntry, now = new Date()): Promise<void> {
+  const append = async (trx: DB) => {
+    if (isPostgres(trx)) await sql`SELECT pg_advisory_xact_lock(${sql.lit(CHAIN_LOCK)})`.execute(trx);
+    const last = await trx.selectFrom("audit_log").select(["seq", "hash"]).orderBy("seq", "desc").limit(1).executeTakeFirst();
+    const row = {
+      seq: Number(last?.seq ?? 0) + 1,
       operator_id: actor.id,
       operator_email: actor.email,
       action: entry.action,
@@ -36,8 +51,55 @@ export async function recordAudit(db: DB, actor: Actor, entry: AuditEntry, now =
       reason: entry.reason ?? null,
       ip: actor.ip ?? null,
       created_at: now.toISOString(),
-    })
-    .execute();
+    };
+    const prev = last?.hash ?? AUDIT_GENESIS;
+    await trx
+      .insertInto("audit_log")
+      .values({ ...row, prev_hash: prev, hash: auditRowHash(prev, row) })
+      .execute();
+  };
+  if (db.isTransaction) await append(db);
+  else await db.transaction().execute(append);
+}
+
+/** What the check of the chain found: intact, or the first row that breaks it. */
+export type TrailCheck =
+  | { ok: true; rows: number; lastHash: string | null }
+  | { ok: false; problem: "changed"; seq: number } // row seq's content (or its hash) is not what was written
+  | { ok: false; problem: "missing"; seq: number } // rows before row seq are gone
+  | { ok: false; problem: "unchained"; count: number }; // rows without their place in the chain
+
+const CHECK_BATCH = 2000;
+
+/**
+ * Walks the whole chain in order, recomputing each row's hash: the first row whose content no longer gives its hash
+ * (or whose successor's link names another hash) was changed; a gap in `seq` means rows were removed. Removing the
+ * newest rows leaves a shorter, intact chain: the answer's row count and last hash are what to compare with a copy
+ * noted earlier.
+ */
+export async function checkAuditTrail(db: DB): Promise<TrailCheck> {
+  let prev = AUDIT_GENESIS;
+  let expected = 1;
+  for (;;) {
+    const batch = await db.selectFrom("audit_log").selectAll().where("seq", ">=", expected).orderBy("seq").limit(CHECK_BATCH).execute();
+    for (const r of batch) {
+      const seq = Number(r.seq);
+      const row = { ...r, seq, operator_id: r.operator_id == null ? null : Number(r.operator_id) };
+      if (auditRowHash(r.prev_hash, row) !== r.hash) return { ok: false, problem: "changed", seq };
+      if (seq !== expected) return { ok: false, problem: "missing", seq };
+      if (r.prev_hash !== prev) return { ok: false, problem: "changed", seq: seq - 1 };
+      prev = r.hash;
+      expected += 1;
+    }
+    if (batch.length < CHECK_BATCH) break;
+  }
+  const outside = await db
+    .selectFrom("audit_log")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where((eb) => eb.or([eb("seq", "is", null), eb("hash", "is", null), eb("prev_hash", "is", null)]))
+    .executeTakeFirstOrThrow();
+  if (Number(outside.n) > 0) return { ok: false, problem: "unchained", count: Number(outside.n) };
+  return { ok: true, rows: expected - 1, lastHash: expected > 1 ? prev : null };
 }
 
 export interface AuditFilter {
@@ -54,6 +116,7 @@ export const AUDIT_PAGE_SIZE = 30;
 
 export interface AuditRow {
   id: number;
+  seq: number;
   operatorEmail: string;
   action: string;
   targetType: string;
@@ -77,7 +140,7 @@ export async function auditPage(db: DB, f: AuditFilter): Promise<{ rows: AuditRo
   const [rows, count] = await Promise.all([
     q
       .selectAll()
-      .orderBy("id", "desc")
+      .orderBy("seq", "desc")
       .offset((f.page - 1) * AUDIT_PAGE_SIZE)
       .limit(AUDIT_PAGE_SIZE)
       .execute(),
@@ -87,6 +150,7 @@ export async function auditPage(db: DB, f: AuditFilter): Promise<{ rows: AuditRo
   return {
     rows: rows.map((r) => ({
       id: r.id,
+      seq: Number(r.seq),
       operatorEmail: r.operator_email,
       action: r.action,
       targetType: r.target_type,

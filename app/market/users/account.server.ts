@@ -35,6 +35,16 @@ export async function getAccount(db: DB, userId: number, now = new Date()): Prom
   };
 }
 
+/**
+ * A member's account as the console shows it to an operator: the view of their personal data is a line of the audit
+ * log (`member.view`), written once the member is found.
+ */
+export async function getAccountForOperator(db: DB, userId: number, actor: Actor, now = new Date()): Promise<Account> {
+  const account = await getAccount(db, userId, now);
+  await recordAudit(db, actor, { action: "member.view", targetType: "member", targetId: userId }, now);
+  return account;
+}
+
 export async function updateProfile(db: DB, userId: number, input: { nickname: string; marketEmailAgree: boolean }): Promise<void> {
   await db
     .updateTable("users")
