@@ -461,10 +461,18 @@ describe(`operator console: the catalog on ${ENGINE}`, () => {
   });
 
   it("shows a failed job with its error and queues it again on request, audited", async () => {
-    // An MP4 header over bytes that are not a video: accepted at upload (the bytes say MP4), refused by ffmpeg.
+    // An MP4 header over bytes that are not a video is refused at upload (its boxes are read through).
     const fake = new Uint8Array(2048);
     fake.set(new TextEncoder().encode("\0\0\0\x18ftypisom\0\0\0\0isomiso2"), 0);
-    const row = await created(await upload(fields("video", "Broken upload"), fake, "broken.mp4"));
+    const refused = await upload(fields("video", "Broken upload"), fake, "broken.mp4");
+    expect(refused.status).toBe(400);
+    expect((await refused.text()).replaceAll("&#x27;", "'")).toContain("This file's contents do not match its format");
+    // A well-formed MP4 whose pictures are zeros: accepted at upload, refused by the decoder.
+    const zeroed = mp4().slice();
+    const view = new DataView(zeroed.buffer);
+    for (let at = 0; at < zeroed.length; at += view.getUint32(at))
+      if (new TextDecoder().decode(zeroed.subarray(at + 4, at + 8)) === "mdat") zeroed.fill(0, at + 8, at + view.getUint32(at));
+    const row = await created(await upload(fields("video", "Broken upload"), zeroed, "broken.mp4"));
     expect(await runMediaJobs(db, createLocalStorage(dataDir))).toEqual({ done: 0, failed: 1 });
     const failed = await jobOf(row.id);
     expect(failed.state).toBe("failed");

@@ -64,7 +64,15 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     values: valuesOf(item),
     options: { categories: options.categories.map(name), genres: options.genres.map(name), moods: options.moods.map(name) },
     bundle: bundle.map((b) => ({ id: b.id, code: b.code, type: b.type, title: locale === "ko" ? b.titleKo : b.titleEn, status: b.status })),
-    job: job ? { state: job.state, progress: job.progress, error: job.error, finished: seoulText(job.finishedAt, locale, "long") } : null,
+    job: job
+      ? {
+          state: job.state,
+          progress: job.progress,
+          error: job.error,
+          problem: job.problem,
+          finished: seoulText(job.finishedAt, locale, "long"),
+        }
+      : null,
     peaks,
     // What the store sells the package for while some of its items are discontinued (the storefront's own rule).
     sale:
@@ -233,7 +241,9 @@ export default function CatalogItem() {
           ) : null}
           {job.state === "failed" ? (
             <>
-              <p className="admin-alert">{t("admin.catalog.job.failed", { error: job.error ?? "" })}</p>
+              <p className="admin-alert">
+                {t("admin.catalog.job.failed", { error: job.problem ? t(`admin.catalog.problems.${job.problem}`) : (job.error ?? "") })}
+              </p>
               <Form method="post">
                 <input type="hidden" name="intent" value="retry-media" />
                 <button type="submit" disabled={busy}>

@@ -121,7 +121,7 @@ export async function insertItem(
 
 /** Creates one item with its file (see above); refused fields or file come back as a problem (nothing written). */
 export async function createContent(db: DB, storage: Storage, actor: Actor, item: NewItem, now = new Date()): Promise<CreateResult> {
-  const checked = checkMediaFile(item.type, item.file ?? null);
+  const checked = await checkMediaFile(item.type, item.file ?? null);
   if (checked !== null && !isKind(checked)) return { ok: false, problem: checked };
   const problem = await checkContentInput(db, item.type, item.input);
   if (problem) return { ok: false, problem };
@@ -170,7 +170,7 @@ export async function replaceMediaFile(
 ): Promise<{ ok: true } | { ok: false; problem: FileProblem }> {
   const item = await db.selectFrom("contents").select(["id", "code", "contents_type", "file_path"]).where("id", "=", id).executeTakeFirst();
   if (!item) throw new MarketError("NOT_FOUND", 404, `No item ${id}`);
-  const checked = checkMediaFile(item.contents_type, bytes);
+  const checked = await checkMediaFile(item.contents_type, bytes);
   if (checked === null || !bytes) return { ok: false, problem: "fileMissing" };
   if (!isKind(checked)) return { ok: false, problem: checked };
   const staged = await stage(storage, checked, bytes);

@@ -1,5 +1,6 @@
 import type { ContentsType } from "../../db/schema";
 import { isSfnt } from "./harfbuzz.server";
+import { bytesSource, inspectMedia, namesOtherInputs } from "./media-inspect.server";
 
 /**
  * What an uploaded media file really is, by its first bytes (the name and the browser's type can lie), and which
@@ -57,17 +58,39 @@ export function svgIsSafe(bytes: Uint8Array): boolean {
   return true;
 }
 
-/** Why a file was refused; each has a message (admin.catalog.problems.<problem>). */
-export type FileProblem = "fileMissing" | "fileType" | "fileUnsafe" | "fileTooLarge";
+/**
+ * Why a file was refused; each has a message (admin.catalog.problems.<problem>). The media job records the same
+ * codes when it refuses a stored file (fileTooComplex: the decoder ran out of its time or memory).
+ */
+export const FILE_PROBLEMS = [
+  "fileMissing",
+  "fileType",
+  "fileUnsafe",
+  "fileTooLarge",
+  "fileReference",
+  "fileDamaged",
+  "fileAudioLimits",
+  "fileVideoLimits",
+  "filePictureLimits",
+  "fileTooComplex",
+] as const;
+export type FileProblem = (typeof FILE_PROBLEMS)[number];
+export const isFileProblem = (v: unknown): v is FileProblem => (FILE_PROBLEMS as readonly unknown[]).includes(v);
 
-/** Checks an upload for an item type: answers its kind, or why not. */
-export function checkMediaFile(type: ContentsType, bytes: Uint8Array | null): MediaKind | FileProblem | null {
+/**
+ * Checks an upload for an item type: answers its kind, or why not. Its kind comes from its first bytes; its
+ * container is then read through (inspectMedia): references to other inputs, a structure that is not what the
+ * first bytes claim, and declared sizes past the kind's caps are refused before anything decodes it.
+ */
+export async function checkMediaFile(type: ContentsType, bytes: Uint8Array | null): Promise<MediaKind | FileProblem | null> {
   if (!bytes || bytes.length === 0) return type === "package" ? null : "fileMissing";
   if (bytes.length > MEDIA_MAX_BYTES) return "fileTooLarge";
   const kind = mediaKind(bytes);
-  if (!kind || !MEDIA_KINDS[type].includes(kind)) return "fileType";
+  if (!kind) return namesOtherInputs(bytes) ? "fileReference" : "fileType";
+  if (!MEDIA_KINDS[type].includes(kind)) return "fileType";
   if (kind === "svg" && !svgIsSafe(bytes)) return "fileUnsafe";
-  return kind;
+  const inspected = await inspectMedia(kind, bytesSource(bytes));
+  return inspected.ok ? kind : inspected.problem;
 }
 
 /** A PNG's size from its header chunk. */

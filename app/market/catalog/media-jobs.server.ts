@@ -1,4 +1,3 @@
-import { execFile, spawn } from "node:child_process";
 import { createReadStream, createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
@@ -11,8 +10,11 @@ import { runExclusive } from "../jobs.server";
 import { type Actor, recordAudit } from "../operators/audit.server";
 import { FONT_SAMPLE } from "./fonts.server";
 import { subsetSfnt } from "./harfbuzz.server";
-import { pngSize, svgSize } from "./media-files.server";
-import { peaksOf, waveformSvg } from "./waveform";
+import { type FileProblem, isFileProblem, MEDIA_KINDS, MEDIA_MAX_BYTES, type MediaKind, mediaKind, svgIsSafe } from "./media-files.server";
+import { fileSource, inspectMedia, type MediaFacts, namesOtherInputs } from "./media-inspect.server";
+import { MEDIA_LIMITS } from "./media-limits";
+import { type Made, makeAudio, makePicture, makeVideo, type Progress } from "./media-previews.server";
+import { MediaRefusal, toolInput } from "./media-tools.server";
 
 export { PEAK_COUNT, peaksOf } from "./waveform";
 
@@ -21,22 +23,27 @@ export { PEAK_COUNT, peaksOf } from "./waveform";
  * run by one process at a time across servers (the "media-jobs" lease, app/market/jobs.server.ts), each job claimed
  * by a conditional update, its progress (0-100) written as it goes for the console's item page.
  *
- * - video: a 10-second 640-pixel H.264 clip without sound and a poster frame (ffmpeg), its length and size;
- * - audio: an MP3 preview (ffmpeg), the waveform's peaks (the decoded samples' largest magnitude per slice, as
- *   JSON beside the preview), the waveform drawn from them (waveform.svg, the item's poster) and its length;
+ * - video: a clip of its first 10 s (at most 640 pixels wide, 30 frames a second, 4 MB, H.264, no sound) and a
+ *   poster frame (ffmpeg), its length and size;
+ * - audio: an MP3 preview of its first minute (128 kbit/s, at most 1.5 MB), the waveform's peaks over that minute
+ *   (the decoded samples' largest magnitude per slice, as JSON beside the preview), the waveform drawn from them
+ *   (waveform.svg, the item's poster) and its whole length (the decoded samples counted as they stream past);
  * - icon and a package's cover: the picture itself (checked at upload) as preview and poster, its size;
  * - font: the subset the storefront's preview cuts at request time (app/market/catalog/fonts.server.ts) is cut
  *   once from the upload, so a font harfbuzz cannot read fails here and not on the item page.
- * The tools work on local files: the original is copied from the storage to a temporary folder, the previews are
- * made there and put in the storage at media/uploads/<code>/ (public, served at /media); the original stays private.
+ * The tools work on local files: the original is copied from the storage to a scratch folder (as `input`), checked
+ * again as an upload is (checkStoredMedia: its kind by its bytes, its container read through, the caps of
+ * app/market/catalog/media-limits.ts), decoded (media-previews.server.ts) by ffmpeg under the rules of media-tools.server.ts (forced input
+ * format, one input, no network, time and memory limits), the previews made there and put in the storage at
+ * media/uploads/<code>/ (public, served at /media); the original stays private. A refused file fails its job with
+ * the problem's code as its error, which the console shows as the same message the upload form would.
  */
 
 export const MEDIA_JOB_LEASE = "media-jobs";
 /** A job is given up after this many starts (a process that died mid-job leaves it running; the next run retries it). */
 export const MEDIA_JOB_MAX_ATTEMPTS = 3;
-const TOOL_TIMEOUT_MS = 5 * 60_000;
 const LEASE_MS = 15 * 60_000;
-export const CLIP_SECONDS = 10;
+export const CLIP_SECONDS = MEDIA_LIMITS.video.previewSeconds;
 
 export interface MediaJob {
   id: number;
@@ -45,6 +52,8 @@ export interface MediaJob {
   state: MediaJobState;
   progress: number;
   error: string | null;
+  /** The refusal behind a failure, when the file was refused (its message: admin.catalog.problems.<problem>). */
+  problem: FileProblem | null;
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
@@ -84,6 +93,7 @@ export async function latestMediaJob(db: DB, contentId: number): Promise<MediaJo
     state: r.state,
     progress: Number(r.progress),
     error: r.error,
+    problem: isFileProblem(r.error) ? r.error : null,
     createdAt: r.created_at,
     startedAt: r.started_at,
     finishedAt: r.finished_at,
@@ -134,205 +144,6 @@ export async function mediaPeaks(storage: Storage, code: string): Promise<number
   }
 }
 
-function run(cmd: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) =>
-    execFile(cmd, args, { timeout: TOOL_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024 }, (error, stdout, stderr) =>
-      error
-        ? reject(
-            new Error(
-              `${cmd}: ${String(stderr || error.message)
-                .trim()
-                .split("\n")
-                .slice(-2)
-                .join(" ")}`,
-            ),
-          )
-        : resolve(stdout),
-    ),
-  );
-}
-
-/** ffmpeg with -progress on stdout: calls `onSeconds` with the output's time as it advances. */
-function ffmpeg(args: string[], onSeconds?: (s: number) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostats", "-progress", "pipe:1", "-y", ...args], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stderr = "";
-    let buffered = "";
-    const timer = setTimeout(() => child.kill("SIGKILL"), TOOL_TIMEOUT_MS);
-    child.stdout.on("data", (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const lines = buffered.split("\n");
-      buffered = lines.pop() ?? "";
-      for (const line of lines) {
-        const m = /^out_time_(?:us|ms)=(\d+)/.exec(line);
-        if (m) onSeconds?.(Number(m[1]) / 1e6);
-      }
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString()).slice(-2000);
-    });
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      code === 0 ? resolve() : reject(new Error(`ffmpeg: ${stderr.trim().split("\n").slice(-2).join(" ") || `exit ${code}`}`));
-    });
-  });
-}
-
-interface Probe {
-  seconds: number;
-  video: { width: number; height: number } | null;
-  audio: boolean;
-}
-
-async function probe(file: string): Promise<Probe> {
-  const out = JSON.parse(
-    await run("ffprobe", ["-v", "error", "-show_entries", "format=duration:stream=codec_type,width,height", "-of", "json", file]),
-  ) as { format?: { duration?: string }; streams?: { codec_type?: string; width?: number; height?: number }[] };
-  const video = out.streams?.find((s) => s.codec_type === "video" && s.width && s.height);
-  return {
-    seconds: Number(out.format?.duration ?? 0) || 0,
-    video: video ? { width: Number(video.width), height: Number(video.height) } : null,
-    audio: Boolean(out.streams?.some((s) => s.codec_type === "audio")),
-  };
-}
-
-/** Decodes to 8 kHz mono 16-bit samples (ffmpeg to a pipe), reporting the share decoded. */
-function decodeSamples(file: string, seconds: number, onShare: (share: number) => void): Promise<Int16Array> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("ffmpeg", ["-hide_banner", "-loglevel", "error", "-i", file, "-ac", "1", "-ar", "8000", "-f", "s16le", "pipe:1"], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let stderr = "";
-    const expected = Math.max(1, seconds * 8000 * 2);
-    const timer = setTimeout(() => child.kill("SIGKILL"), TOOL_TIMEOUT_MS);
-    child.stdout.on("data", (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
-      onShare(Math.min(1, size / expected));
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString()).slice(-2000);
-    });
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      if (code !== 0) return reject(new Error(`ffmpeg: ${stderr.trim() || `exit ${code}`}`));
-      const all = Buffer.concat(chunks);
-      const samples = new Int16Array(Math.floor(all.length / 2));
-      for (let i = 0; i < samples.length; i++) samples[i] = all.readInt16LE(i * 2);
-      resolve(samples);
-    });
-  });
-}
-
-type Progress = (percent: number) => Promise<void>;
-type Made = Partial<{
-  preview_path: string;
-  poster_path: string;
-  duration_ms: number;
-  width: number;
-  height: number;
-  font_family: string;
-}>;
-
-async function makeVideo(source: string, out: string, url: string, progress: Progress): Promise<Made> {
-  const info = await probe(source);
-  if (!info.video) throw new Error("no video stream");
-  await progress(10);
-  const clipSeconds = Math.min(CLIP_SECONDS, info.seconds || CLIP_SECONDS);
-  let last = 10;
-  const clip = path.join(out, "preview.mp4");
-  await ffmpeg(
-    [
-      "-i",
-      source,
-      "-t",
-      String(CLIP_SECONDS),
-      "-vf",
-      "scale='min(640,iw)':-2,format=yuv420p",
-      "-c:v",
-      "libx264",
-      "-preset",
-      "veryfast",
-    ].concat(["-crf", "30", "-an", "-movflags", "+faststart", `${clip}.part.mp4`]),
-    (s) => {
-      const now = 10 + Math.floor((Math.min(s, clipSeconds) / clipSeconds) * 70);
-      if (now >= last + 5) {
-        last = now;
-        void progress(now);
-      }
-    },
-  );
-  await fs.rename(`${clip}.part.mp4`, clip);
-  await progress(80);
-  const poster = path.join(out, "poster.jpg");
-  const at = info.seconds > 2 ? 1 : 0;
-  await ffmpeg(["-ss", String(at), "-i", source, "-frames:v", "1", "-vf", "scale='min(640,iw)':-2", "-q:v", "4", `${poster}.part.jpg`]);
-  await fs.rename(`${poster}.part.jpg`, poster);
-  await progress(95);
-  return {
-    preview_path: `${url}/preview.mp4`,
-    poster_path: `${url}/poster.jpg`,
-    duration_ms: Math.round(info.seconds * 1000),
-    width: info.video.width,
-    height: info.video.height,
-  };
-}
-
-async function makeAudio(source: string, out: string, url: string, progress: Progress): Promise<Made> {
-  const info = await probe(source);
-  if (!info.audio) throw new Error("no audio stream");
-  await progress(5);
-  let last = 5;
-  const samples = await decodeSamples(source, info.seconds, (share) => {
-    const now = 5 + Math.floor(share * 45);
-    if (now >= last + 5) {
-      last = now;
-      void progress(now);
-    }
-  });
-  if (samples.length === 0) throw new Error("no audio samples");
-  const peaks = peaksOf(samples);
-  await fs.writeFile(path.join(out, "peaks.json"), JSON.stringify({ version: 1, sampleRate: 8000, length: samples.length, peaks }));
-  await fs.writeFile(path.join(out, "waveform.svg"), waveformSvg(peaks));
-  await progress(55);
-  const preview = path.join(out, "preview.mp3");
-  const total = samples.length / 8000;
-  last = 55;
-  await ffmpeg(["-i", source, "-vn", "-ac", "2", "-codec:a", "libmp3lame", "-b:a", "128k", `${preview}.part.mp3`], (s) => {
-    const now = 55 + Math.floor((Math.min(s, total) / Math.max(total, 0.001)) * 40);
-    if (now >= last + 5) {
-      last = now;
-      void progress(now);
-    }
-  });
-  await fs.rename(`${preview}.part.mp3`, preview);
-  return { preview_path: `${url}/preview.mp3`, poster_path: `${url}/waveform.svg`, duration_ms: Math.round(total * 1000) };
-}
-
-async function makePicture(source: string, out: string, url: string): Promise<Made> {
-  const bytes = new Uint8Array(await fs.readFile(source));
-  const ext = path.extname(source).toLowerCase() === ".svg" ? "svg" : "png";
-  const size = ext === "png" ? pngSize(bytes) : svgSize(bytes);
-  await fs.writeFile(path.join(out, `picture.${ext}`), bytes);
-  return {
-    preview_path: `${url}/picture.${ext}`,
-    poster_path: `${url}/picture.${ext}`,
-    ...(size ? { width: size.width, height: size.height } : {}),
-  };
-}
-
 async function checkFont(source: string, progress: Progress): Promise<Made> {
   const font = await fs.readFile(source);
   await progress(30);
@@ -341,6 +152,30 @@ async function checkFont(source: string, progress: Progress): Promise<Made> {
   if (subset.length === 0) throw new Error("the font gave an empty subset");
   return {};
 }
+
+/**
+ * The stored original checked again as the upload was (a file stored before these checks, or put in the storage by
+ * other means, gets no pass): its kind from its bytes, one its item type takes, its container read through.
+ */
+async function checkStoredMedia(type: string, file: string): Promise<{ kind: MediaKind; facts: MediaFacts }> {
+  if (!isContentType(type)) throw new Error(`unknown item type ${type}`);
+  const source = await fileSource(file);
+  try {
+    if (source.size > MEDIA_MAX_BYTES) throw new MediaRefusal("fileTooLarge");
+    const head = await source.read(0, 4096);
+    const kind = mediaKind(head);
+    if (!kind) throw new MediaRefusal(namesOtherInputs(head) ? "fileReference" : "fileType");
+    if (!MEDIA_KINDS[type].includes(kind)) throw new MediaRefusal("fileType");
+    if (kind === "svg" && !svgIsSafe(new Uint8Array(await fs.readFile(file)))) throw new MediaRefusal("fileUnsafe");
+    const inspected = await inspectMedia(kind, source);
+    if (!inspected.ok) throw new MediaRefusal(inspected.problem);
+    return { kind, facts: inspected.facts };
+  } finally {
+    await source.close();
+  }
+}
+
+const isContentType = (v: string): v is ContentsType => Object.hasOwn(MEDIA_KINDS, v);
 
 async function setProgress(db: DB, id: number, progress: number) {
   await db
@@ -362,19 +197,21 @@ async function runJob(db: DB, storage: Storage, job: { id: number; content_id: n
     if (!isSafeKey(key)) throw new Error("source outside storage");
     const original = await storage.get(key);
     if (!original) throw new Error("the original is missing from storage");
-    const source = path.join(work, `source${path.posix.extname(key).toLowerCase()}`);
+    // The scratch folder holds the input under a name of ours (never the upload's: no image2 pattern, no path).
+    const source = path.join(work, "input");
     await pipeline(original, createWriteStream(source));
     const out = path.join(work, "out");
     await fs.mkdir(out);
     const url = `/media/uploads/${item.code}`;
+    const checked = await checkStoredMedia(job.kind, source);
     const made =
-      job.kind === "video"
-        ? await makeVideo(source, out, url, progress)
-        : job.kind === "audio"
-          ? await makeAudio(source, out, url, progress)
-          : job.kind === "font"
+      checked.kind === "mp4"
+        ? await makeVideo(work, toolInput("mp4", source), out, url, progress)
+        : checked.kind === "mp3" || checked.kind === "wav"
+          ? await makeAudio(work, toolInput(checked.kind, source), checked.facts.seconds ?? 0, out, url, progress)
+          : checked.kind === "ttf" || checked.kind === "otf"
             ? await checkFont(source, progress)
-            : await makePicture(source, out, url);
+            : await makePicture(source, checked.kind, checked.facts, out, url);
     // The previews go up before the row names them.
     for (const name of await fs.readdir(out)) {
       if (name.includes(".part.")) continue;
@@ -394,7 +231,8 @@ async function runJob(db: DB, storage: Storage, job: { id: number; content_id: n
       .updateTable("media_jobs")
       .set({
         state: "failed",
-        error: String(error instanceof Error ? error.message : error).slice(0, 500),
+        // A refusal is stored as its problem code (the console shows its message); anything else as it was said.
+        error: error instanceof MediaRefusal ? error.problem : String(error instanceof Error ? error.message : error).slice(0, 500),
         finished_at: new Date().toISOString(),
       })
       .where("id", "=", job.id)
