@@ -59,14 +59,16 @@ fi
 npx vitest run --reporter=default --reporter=json --outputFile="$REPORTS/vitest-sqlite.json" >"$REPORTS/vitest-sqlite.log" 2>&1 &
 sqlite_pid=$!
 if [ -n "$PG_URL" ]; then
-  TEST_DATABASE_URL="$PG_URL" npx vitest run --project integration --reporter=default --reporter=json --outputFile="$REPORTS/vitest-postgres.json" >"$REPORTS/vitest-postgres.log" 2>&1 &
+  TEST_DATABASE_URL="$PG_URL" npx vitest run --project integration --project integration-isolated --reporter=default --reporter=json --outputFile="$REPORTS/vitest-postgres.json" >"$REPORTS/vitest-postgres.log" 2>&1 &
   pg_pid=$!
 fi
 E2E_SHARDS=${E2E_SHARDS:-2}
 e2e_pids=()
 for i in $(seq 1 "$E2E_SHARDS"); do
+  # Files split by their recorded running time (scripts/e2e-lanes.ts), so the halves end together.
+  mapfile -t lane_files < <(node --import tsx scripts/e2e-lanes.ts "$i" "$E2E_SHARDS")
   E2E_PORT=$((3200 + i)) E2E_DATA_DIR=".cache/e2e-$i" E2E_OUTPUT="test-results/shard-$i" PW_JSON_OUTPUT="$REPORTS/playwright-$i.json" \
-    npx playwright test --shard="$i/$E2E_SHARDS" >"$REPORTS/playwright-$i.log" 2>&1 &
+    npx playwright test "${lane_files[@]}" >"$REPORTS/playwright-$i.log" 2>&1 &
   e2e_pids+=($!)
 done
 

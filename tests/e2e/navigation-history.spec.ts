@@ -11,6 +11,7 @@ import {
   signIn,
   visit,
   walkHistory,
+  walked,
   walkIn,
 } from "./navigation";
 
@@ -20,8 +21,6 @@ import {
  * page. The walk and its checks are in navigation.ts; the request flow and the webview are in
  * navigation-history-flows.spec.ts.
  */
-test.describe.configure({ timeout: 180_000 });
-
 test.describe.configure({ timeout: 180_000 });
 
 for (const lang of ["ko", "en"] as const) {
@@ -55,7 +54,7 @@ for (const lang of ["ko", "en"] as const) {
       await expect(page.locator("html")).toHaveAttribute("lang", lang);
       const entries: Entry[] = [];
       for (const path of paths) entries.push(await visit(page, lang, path));
-      await walkHistory(page, lang, entries);
+      await walkHistory(page, lang, walked(lang, entries));
 
       // Entries of one document (links followed), a reload, Back before hydration, then Forward.
       const nav = page.locator(".site-header");
@@ -90,7 +89,7 @@ for (const lang of ["ko", "en"] as const) {
       const inquiry = await firstDetail(page, "/mypage/qna/");
       if (inquiry) entries.push(await visit(page, lang, inquiry));
       entries.push(await visit(page, lang, "/mypage/withdraw"));
-      await walkHistory(page, lang, entries);
+      await walkHistory(page, lang, walked(lang, entries));
     });
     await walkIn(browser, {}, async (page) => {
       await signIn(page, lang, REPRESENTATIVE);
@@ -101,7 +100,7 @@ for (const lang of ["ko", "en"] as const) {
       const order = await firstDetail(page, "/mypage/pay/");
       expect(order, "the representative's seeded order").not.toBeNull();
       if (order) entries.push(await visit(page, lang, order));
-      await walkHistory(page, lang, entries);
+      await walkHistory(page, lang, walked(lang, entries));
     });
   });
 }

@@ -1,6 +1,6 @@
 import { delay, HttpResponse, http } from "msw";
 import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GatewayError, type PaymentRequest, WebhookVerificationFailed } from "../../app/integrations/payments/gateway";
 import { createPortOneGateway, type PortOneOptions } from "../../app/integrations/payments/portone.server";
 import {
@@ -17,6 +17,8 @@ import {
 
 const server = setupServer(...portoneHandlers);
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+// The stand-in's record is one per process: test files share their modules (vitest.config.ts), so start clean.
+beforeEach(() => portone.reset());
 afterEach(() => {
   server.resetHandlers();
   portone.reset();

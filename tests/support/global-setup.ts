@@ -16,16 +16,18 @@ export default async function setup(project: TestProject) {
   if (PG_URL) {
     const admin = new pg.Client({ connectionString: PG_URL });
     await admin.connect();
-    await admin.query("DROP DATABASE IF EXISTS market_template");
-    await admin.query("CREATE DATABASE market_template");
+    // One template per project (vitest.config.ts has two integration projects, each with this setup).
+    const template = `market_template_${project.name.replace(/[^a-z]/g, "_")}`;
+    await admin.query(`DROP DATABASE IF EXISTS "${template}"`);
+    await admin.query(`CREATE DATABASE "${template}"`);
     await admin.end();
     const url = new URL(PG_URL);
-    url.pathname = "/market_template";
+    url.pathname = `/${template}`;
     const db = createDb(url.toString(), { poolSize: 2 });
     await migrateToLatest(db);
     await seedDatabase(db, { size: TEST_SEED_SIZE, dataDir });
     await db.destroy();
-    project.provide("templateDb", "market_template");
+    project.provide("templateDb", template);
   } else {
     const file = path.join(dataDir, "template.sqlite");
     const db = createDb(`file:${file}`);
@@ -40,6 +42,7 @@ export default async function setup(project: TestProject) {
       const admin = new pg.Client({ connectionString: PG_URL });
       await admin.connect();
       const { rows } = await admin.query("SELECT datname FROM pg_database WHERE datname LIKE 'market_t%'");
+      // (Every project's copies and templates: teardowns run once all projects' tests have ended.)
       for (const r of rows) await admin.query(`DROP DATABASE IF EXISTS "${r.datname}" WITH (FORCE)`);
       await admin.end();
     }
