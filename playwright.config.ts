@@ -48,6 +48,9 @@ export default defineConfig({
       DATA_DIR: DATA,
       PUBLIC_URL: `http://127.0.0.1:${PORT}`,
       SEED_SIZE: "300",
+      // One process: the suite is one browser at a time; a second worker only compiled the app a second time.
+      // (Several workers behind one port are tested in tests/integration/cluster.test.ts.)
+      WEB_CONCURRENCY: "1",
       LOG_REQUESTS: "false",
       SESSION_SECRET: "e2e-secret-e2e-secret",
       // The virtual-account expiry job every second, so a test can see a deadline pass.

@@ -2,8 +2,8 @@
 # npm test: every suite, with one closing line "N passed, N failed" summing them all.
 #   1. type check and lint
 #   2. production build
-#   3. side by side: unit + integration on SQLite, integration on PostgreSQL (a throwaway server on loopback), and
-#      the end-to-end tests in Debian's Chromium headless shell in two shards (E2E_SHARDS)
+#   3. unit + integration on SQLite, beside integration on PostgreSQL (a throwaway server on loopback)
+#   4. end-to-end tests in Debian's Chromium headless shell, in two lanes side by side (E2E_SHARDS)
 # It installs what it needs when missing (Chromium, a Korean font, PostgreSQL) and says so.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -41,37 +41,23 @@ if npx remix build; then add 1 0; else add 0 1; fi
 step "demo media (made once here, copied by every seed below)"
 node --import tsx scripts/warm-media.ts || echo "the demo media could not be made here: each seed makes its own"
 
-# Four lanes side by side once the build is there: vitest on SQLite (unit + integration), the integration tests on
-# PostgreSQL, and the two halves of the end-to-end suite (each its own server, port and data folder, so nothing one
-# half switches store-wide reaches the other). Much of each lane is waiting (servers starting, sandbox webhooks on
-# their delays, pages loading), which the others fill: on the 2-core machine the four together end minutes before
-# the two vitest runs followed by the two halves did. Each writes its log to a file, printed when all have ended.
-step "unit and integration tests on SQLite and on PostgreSQL, and end-to-end tests in Chromium (side by side)"
-export PG_STATE="$PWD/.cache/pg-test"
-pg_pid=""
-PG_URL=""
-if PG_URL=$(bash scripts/pg.sh start | tail -n 1) && [ -n "$PG_URL" ]; then
-  trap 'bash scripts/pg.sh stop; cleanup' EXIT
-else
-  PG_URL=""
-  echo "PostgreSQL could not be started"; add 0 1
-fi
+# The two vitest runs go side by side (each uses one worker on a 2-core machine), then the two halves of the
+# end-to-end suite (each its own server, port and data folder, so nothing one half switches store-wide reaches the
+# other; files split by their recorded running time, scripts/e2e-lanes.ts, so the halves end together). All four at
+# once was tried: vitest, starved by Chromium, took three times as long and the whole ran longer. Each writes its
+# log to a file, printed when it ends.
+step "unit and integration tests on SQLite, and integration tests on PostgreSQL (side by side)"
 npx vitest run --reporter=default --reporter=json --outputFile="$REPORTS/vitest-sqlite.json" >"$REPORTS/vitest-sqlite.log" 2>&1 &
 sqlite_pid=$!
-if [ -n "$PG_URL" ]; then
+export PG_STATE="$PWD/.cache/pg-test"
+pg_pid=""
+if PG_URL=$(bash scripts/pg.sh start | tail -n 1) && [ -n "$PG_URL" ]; then
+  trap 'bash scripts/pg.sh stop; cleanup' EXIT
   TEST_DATABASE_URL="$PG_URL" npx vitest run --project integration --project integration-isolated --reporter=default --reporter=json --outputFile="$REPORTS/vitest-postgres.json" >"$REPORTS/vitest-postgres.log" 2>&1 &
   pg_pid=$!
+else
+  echo "PostgreSQL could not be started"; add 0 1
 fi
-E2E_SHARDS=${E2E_SHARDS:-2}
-e2e_pids=()
-for i in $(seq 1 "$E2E_SHARDS"); do
-  # Files split by their recorded running time (scripts/e2e-lanes.ts), so the halves end together.
-  mapfile -t lane_files < <(node --import tsx scripts/e2e-lanes.ts "$i" "$E2E_SHARDS")
-  E2E_PORT=$((3200 + i)) E2E_DATA_DIR=".cache/e2e-$i" E2E_OUTPUT="test-results/shard-$i" PW_JSON_OUTPUT="$REPORTS/playwright-$i.json" \
-    npx playwright test "${lane_files[@]}" >"$REPORTS/playwright-$i.log" 2>&1 &
-  e2e_pids+=($!)
-done
-
 wait "$sqlite_pid"
 echo; echo "--- vitest on SQLite"; cat "$REPORTS/vitest-sqlite.log"
 read -r p f < <(count_vitest "$PWD/$REPORTS/vitest-sqlite.json"); add "$p" "$f"
@@ -81,9 +67,19 @@ if [ -n "$pg_pid" ]; then
   read -r p f < <(count_vitest "$PWD/$REPORTS/vitest-postgres.json"); add "$p" "$f"
   bash scripts/pg.sh stop; trap cleanup EXIT
 fi
+
+step "end-to-end tests in Chromium's headless shell (two lanes side by side)"
+E2E_SHARDS=${E2E_SHARDS:-2}
+e2e_pids=()
+for i in $(seq 1 "$E2E_SHARDS"); do
+  mapfile -t lane_files < <(node --import tsx scripts/e2e-lanes.ts "$i" "$E2E_SHARDS")
+  E2E_PORT=$((3200 + i)) E2E_DATA_DIR=".cache/e2e-$i" E2E_OUTPUT="test-results/shard-$i" PW_JSON_OUTPUT="$REPORTS/playwright-$i.json" \
+    npx playwright test "${lane_files[@]}" >"$REPORTS/playwright-$i.log" 2>&1 &
+  e2e_pids+=($!)
+done
 for i in $(seq 1 "$E2E_SHARDS"); do
   wait "${e2e_pids[$((i - 1))]}"
-  echo; echo "--- end-to-end shard $i/$E2E_SHARDS"; cat "$REPORTS/playwright-$i.log"
+  echo; echo "--- end-to-end lane $i/$E2E_SHARDS"; cat "$REPORTS/playwright-$i.log"
   read -r p f < <(node -e 'const r=require(process.argv[1]);const s=r.stats;console.log(s.expected+s.flaky, s.unexpected + (r.errors?.length||0))' "$PWD/$REPORTS/playwright-$i.json" 2>/dev/null || echo "0 1")
   add "$p" "$f"
 done
