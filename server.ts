@@ -224,7 +224,12 @@ app.use("/media", (req, res, next) => {
   const headers = new Headers();
   for (const name of ["range", "if-none-match"]) if (req.get(name)) headers.set(name, req.get(name) as string);
   serveMedia(storage, req.path, { method: req.method, headers })
-    .then((response) => (response ? sendResponse(res, response) : next()))
+    .then((response) => {
+      if (!response) return next();
+      // An SVG's own policy (MEDIA_SVG_CSP) replaces the pages' one that helmet set.
+      if (response.headers.has("content-security-policy")) res.removeHeader("Content-Security-Policy");
+      return sendResponse(res, response);
+    })
     .catch(next);
 });
 app.use(express.static("public", { maxAge: "1h" }));
