@@ -36,13 +36,22 @@ import { processHolder } from "./app/market/jobs.server";
 import { scheduleMailWorker } from "./app/market/mail/worker.server";
 import { startScheduledJobs } from "./app/market/scheduled-jobs.server";
 import { modesFingerprint, serviceModes } from "./app/market/service-modes.server";
+import { cannotStart } from "./app/utils/boot-failure.server";
 import { PAGE_CACHE_HEADER } from "./app/utils/cache";
 import { runPrimary } from "./app/utils/cluster.server";
 import { sessionSecret } from "./app/utils/cookies.server";
 import { parseEnv } from "./app/utils/env.server";
 import { createGate, GateFull } from "./app/utils/gate.server";
 import { checkHealth } from "./app/utils/health.server";
-import { ALLOWED_METHODS, bodyTypeRefusal, crossOriginRefusal, hostRefusal, requestAddress } from "./app/utils/http-guards.server";
+import {
+  ALLOWED_METHODS,
+  bodyTypeRefusal,
+  credentialRefusal,
+  credentialRefusalMessage,
+  crossOriginRefusal,
+  hostRefusal,
+  requestAddress,
+} from "./app/utils/http-guards.server";
 import { cacheAudience, createPageCache, jsonScriptRegion, pageBody } from "./app/utils/page-cache.server";
 import { installRouteMatchMemo } from "./app/utils/route-matching.server";
 import { sharedShopperPage } from "./app/utils/shared-pages.server";
@@ -57,12 +66,12 @@ v8.setFlagsFromString("--liftoff-only");
 // frequent full collections (docs/performance.md has the figures).
 v8.setFlagsFromString("--heap-growing-percent=50");
 
+// A start-up that fails prints one line, "cannot start: <reason>", and exits with status 1 (boot-failure.server.ts).
 let env: ReturnType<typeof parseEnv>;
 try {
   env = parseEnv();
 } catch (error) {
-  console.error((error as Error).message);
-  process.exit(1);
+  cannotStart(error);
 }
 
 const log = (fields: Record<string, unknown>) =>
@@ -77,19 +86,28 @@ if (
   log({ level: "warn", msg: "started without the memory settings of npm run serve (see docs/performance.md)" });
 // WEB_CONCURRENCY > 1 (default: one per core): this process is the cluster's primary (app/utils/cluster.server.ts).
 // It boots the database once, forks the workers that run this file and serve, and never goes past this line.
-if (cluster.isPrimary && env.WEB_CONCURRENCY > 1 && !process.env.REMIX_DEV_ORIGIN) await runPrimary(env, log);
+if (cluster.isPrimary && env.WEB_CONCURRENCY > 1 && !process.env.REMIX_DEV_ORIGIN) await runPrimary(env, log).catch(cannotStart);
 const started = Date.now();
-const db = await bootDatabase(env, (line) => log({ level: "info", msg: line }), { seedProcess: "child", openOnly: cluster.isWorker });
-const payments = createGateways(db, env);
-// Files (media, previews, uploads, downloads): the local disk under DATA_DIR, or STORAGE_URL's object store.
-const storage = createStorage(env);
+const db = await bootDatabase(env, (line) => log({ level: "info", msg: line }), { seedProcess: "child", openOnly: cluster.isWorker }).catch(
+  cannotStart,
+);
+const { payments, storage } = (() => {
+  try {
+    // Files (media, previews, uploads, downloads): the local disk under DATA_DIR, or STORAGE_URL's object store.
+    return { payments: createGateways(db, env), storage: createStorage(env) };
+  } catch (error) {
+    cannotStart(error);
+  }
+})();
 const geo = env.GEO_API_URL ? createHttpCountryResolver({ urlTemplate: env.GEO_API_URL, timeoutMs: env.GEO_API_TIMEOUT_MS }) : null;
 
 // The Remix build is loaded as Node loads any ES module, not through tsx (app/utils/native-build-loader.mjs).
 register(new URL("./app/utils/native-build-loader.mjs", import.meta.url));
 const BUILD_PATH = path.resolve("build/index.js");
 const loadBuild = async (): Promise<ServerBuild> => import(`${url.pathToFileURL(BUILD_PATH).href}?t=${Date.now()}`);
-let build = await loadBuild();
+let build = await loadBuild().catch((error: unknown) =>
+  cannotStart(new Error(`the Remix build ${BUILD_PATH} cannot be loaded (run npm run build): ${(error as Error)?.message ?? error}`)),
+);
 // Live rebuilds only under `remix dev`, which sets REMIX_DEV_ORIGIN; a plain start serves the build as it is.
 const dev = env.NODE_ENV === "development" && Boolean(process.env.REMIX_DEV_ORIGIN);
 
@@ -130,6 +148,8 @@ app.use((req, res, next) => {
   // The app runs Remix's single fetch: the legacy ?_data protocol is nobody's, and Remix answers it with a 500.
   if (typeof req.query._data !== "undefined") return refuse(req, res, 400, "Bad request address");
   const header = (name: string) => req.get(name);
+  const tooLong = credentialRefusal(header);
+  if (tooLong) return refuse(req, res, tooLong.status, credentialRefusalMessage(tooLong, header));
   const refusal =
     crossOriginRefusal(req.method, req.path, header, publicHost) ?? bodyTypeRefusal(req.method, req.path, req.get("content-type"));
   if (refusal) return refuse(req, res, refusal.status, refusal.message);
@@ -224,7 +244,12 @@ app.use("/media", (req, res, next) => {
   const headers = new Headers();
   for (const name of ["range", "if-none-match"]) if (req.get(name)) headers.set(name, req.get(name) as string);
   serveMedia(storage, req.path, { method: req.method, headers })
-    .then((response) => (response ? sendResponse(res, response) : next()))
+    .then((response) => {
+      if (!response) return next();
+      // An SVG's own policy (MEDIA_SVG_CSP) replaces the pages' one that helmet set.
+      if (response.headers.has("content-security-policy")) res.removeHeader("Content-Security-Policy");
+      return sendResponse(res, response);
+    })
     .catch(next);
 });
 app.use(express.static("public", { maxAge: "1h" }));
@@ -397,6 +422,11 @@ const server = app.listen(env.PORT, env.HOST, () => {
     paymentGateway: env.PAYMENT_GATEWAY,
   });
   if (dev) broadcastDevReady(build);
+});
+// A port in use or not allowed: one line, not an unhandled 'error' event's stack.
+server.on("error", (error) => {
+  if (!server.listening) cannotStart(error);
+  log({ level: "error", msg: "server error", error: String(error) });
 });
 
 // The sandbox's webhook deliveries, the virtual-account expiry, the reconciliation of open orders and the pruning of

@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "../i18n/react";
-import { unsubscribe, unsubscribeTarget } from "../market/mail/unsubscribe.server";
+import { UNSUBSCRIBE_TOKEN_MAX_CHARS, unsubscribe, unsubscribeTarget } from "../market/mail/unsubscribe.server";
 import { sessionSecret } from "../utils/cookies.server";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
@@ -29,7 +29,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const done = await unsubscribe(context.db, token, sessionSecret(context.env));
   // RFC 8058: a mail client's one-click POST gets a plain answer, not a page.
   if (form.get("List-Unsubscribe") === "One-Click") return new Response(null, { status: done ? 200 : 400 });
-  if (!done) return redirect(`/rejection?token=${encodeURIComponent(token)}`);
+  // A token longer than any the store signs is not echoed back into the Location header: the bad-link page (400).
+  if (!done) return redirect(token.length <= UNSUBSCRIBE_TOKEN_MAX_CHARS ? `/rejection?token=${encodeURIComponent(token)}` : "/rejection");
   return redirect("/rejec-complete");
 }
 

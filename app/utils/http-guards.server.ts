@@ -4,6 +4,10 @@
  * plain message, never a 500 from deep inside a route. Pure functions, so the rules are tested apart from Express.
  */
 import { isIPv6 } from "node:net";
+import { fallbackLanguage, isLocale, type Locale } from "../i18n/config";
+import { languageFromAcceptLanguage } from "../i18n/language.server";
+import { resources } from "../i18n/resources";
+import { createT } from "../i18n/translate";
 
 /** The methods the store serves; anything else (TRACE, CONNECT, PROPFIND...) answers 405. */
 export const ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"] as const;
@@ -105,6 +109,58 @@ export function requestAddress(publicUrl: string, originalUrl: string): URL | nu
   try {
     const url = new URL(`${publicUrl}${originalUrl}`);
     return url.origin === new URL(publicUrl).origin ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The longest credential the store reads: a header or cookie value past it is refused before any route sees it. */
+export const MAX_CREDENTIAL_CHARS = 4096;
+/** Headers that carry a credential or a token the store may answer with (a cart token renewed in Set-Cookie). */
+const CREDENTIAL_HEADERS = ["authorizationtoken", "authorization", "ngt", "license_id", "hw_info"] as const;
+
+/**
+ * A credential the store never issues that long (its tokens are under 200 characters; a browser keeps no cookie over
+ * 4 KB) is refused with 400 before it is read, looked up or echoed into a header (a cart token is renewed in
+ * Set-Cookie). Answers the header's name (or `cookie <name>`).
+ */
+export function credentialRefusal(header: HeaderGetter): { status: 400; name: string } | null {
+  for (const name of CREDENTIAL_HEADERS) {
+    if ((header(name)?.length ?? 0) > MAX_CREDENTIAL_CHARS) return { status: 400, name };
+  }
+  const cookie = header("cookie");
+  if (cookie && cookie.length > MAX_CREDENTIAL_CHARS) {
+    for (const pair of cookie.split(";")) {
+      const eq = pair.indexOf("=");
+      if (pair.length - eq - 1 > MAX_CREDENTIAL_CHARS)
+        return { status: 400, name: `cookie ${pair.slice(0, Math.max(0, eq)).trim().slice(0, 40)}` };
+    }
+  }
+  return null;
+}
+
+/**
+ * The refusal's message in the caller's language: the API's `language` header, the `lng` cookie, Accept-Language,
+ * else the fallback (the site's own language choice is not read further: the request is refused).
+ */
+export function credentialRefusalMessage(refusal: { name: string }, header: HeaderGetter): string {
+  const named = header("language");
+  const cookie = rememberedLanguage(header("cookie"));
+  const locale: Locale = isLocale(named)
+    ? named
+    : isLocale(cookie)
+      ? cookie
+      : (languageFromAcceptLanguage(header("accept-language") ?? null) ?? fallbackLanguage);
+  return createT(locale, resources[locale].common)("refusals.credentialTooLong", { name: refusal.name, max: MAX_CREDENTIAL_CHARS });
+}
+
+/** The `lng` cookie's language (app/i18n/language.server.ts: Remix's unsigned cookie, base64 of the JSON string). */
+function rememberedLanguage(cookie: string | undefined): string | null {
+  const raw = /(?:^|;\s*)lng=([^;]{1,64})/.exec(cookie ?? "")?.[1];
+  if (!raw) return null;
+  if (isLocale(raw)) return raw;
+  try {
+    return JSON.parse(Buffer.from(decodeURIComponent(raw), "base64").toString("utf8"));
   } catch {
     return null;
   }

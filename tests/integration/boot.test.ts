@@ -101,3 +101,53 @@ describe.skipIf(ENGINE !== "sqlite" || !setpriv)("start-up on folders the server
     expect(status).toBe(0);
   }, 60_000);
 });
+
+describe.skipIf(ENGINE !== "sqlite")("a start-up that fails prints one line", () => {
+  let tmp: string;
+  beforeAll(() => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), "market-cannot-start-"));
+  });
+  afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  /** Runs server.ts as `npm run serve` would: its exit status, standard error, and whether it printed a stack. */
+  const serve = (env: Record<string, string>) => {
+    const run = spawnSync(process.execPath, ["--import", "tsx", "server.ts"], {
+      env: {
+        PATH: process.env.PATH,
+        HOME: tmp,
+        NODE_ENV: "production",
+        HOST: "127.0.0.1",
+        DATA_DIR: tmp,
+        SESSION_SECRET: "cannot-start-secret-cannot-start",
+        MAIL_POLL_MS: "0",
+        WEB_CONCURRENCY: "1",
+        ...env,
+      },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    const stderr = run.stderr.trim();
+    return { status: run.status, stderr, lines: stderr.split("\n"), stack: /\n\s+at\s/.test(`${run.stdout}\n${run.stderr}`) };
+  };
+
+  it("names a bad environment variable", () => {
+    const run = serve({ PORT: "not-a-port" });
+    expect(run.status).toBe(1);
+    expect(run.lines).toHaveLength(1);
+    expect(run.stderr).toMatch(/^cannot start: Invalid environment configuration: PORT: /);
+    expect(run.stack).toBe(false);
+  });
+
+  it("names an unreachable database without its password, in a single process and as a cluster's primary", () => {
+    for (const workers of ["1", "2"]) {
+      const run = serve({ DATABASE_URL: "postgres://market:s3cret@127.0.0.1:1/market", WEB_CONCURRENCY: workers });
+      expect(run.status, workers).toBe(1);
+      expect(run.lines, run.stderr).toHaveLength(1);
+      expect(run.stderr).toMatch(
+        /^cannot start: DATABASE_URL postgres:\/\/market:\*\*\*@127\.0\.0\.1:1\/market: the database cannot be reached: .*ECONNREFUSED/,
+      );
+      expect(run.stderr).not.toContain("s3cret");
+      expect(run.stack).toBe(false);
+    }
+  });
+});

@@ -247,6 +247,20 @@ describe(`mail on ${ENGINE}`, () => {
     const bad = await call(`/rejection?token=${forged}`, { headers: { cookie: "lng=en" } });
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain("This unsubscribe link is not valid.");
+    const post = (token: string) =>
+      call("/rejection", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie: "lng=en" },
+        body: new URLSearchParams({ token }),
+      });
+    // A bad token goes back to its page; one longer than any the store signs is not echoed into the Location header.
+    expect((await post(forged)).headers.get("location")).toBe(`/rejection?token=${encodeURIComponent(forged)}`);
+    const long = await post("A".repeat(70_000));
+    expect(long.status).toBe(302);
+    expect(long.headers.get("location")).toBe("/rejection");
+    const landing = await call("/rejection", { headers: { cookie: "lng=en" } });
+    expect(landing.status).toBe(400);
+    expect(await landing.text()).toContain("This unsubscribe link is not valid.");
   });
 
   it("POST mail/send sends the receipt of one's own paid order again, and nobody else's; it is rate-limited", async () => {

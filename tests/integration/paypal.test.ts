@@ -636,6 +636,46 @@ describe("PayPal webhooks", () => {
     expect(mock.requests.length).toBe(before);
   });
 
+  it("refuses a forged delivery on its headers before calling PayPal", async () => {
+    const gw = gateway();
+    const { orderId } = await checkout(gw);
+    const event = mock.event("PAYMENT.CAPTURE.COMPLETED", orderId);
+    const forgeries: [string, (headers: Headers) => void, string?][] = [
+      ["an old transmission", (h) => h.set("PAYPAL-TRANSMISSION-TIME", new Date(Date.now() - 20 * 60_000).toISOString())],
+      ["a transmission from the future", (h) => h.set("PAYPAL-TRANSMISSION-TIME", new Date(Date.now() + 20 * 60_000).toISOString())],
+      ["a time that is no time", (h) => h.set("PAYPAL-TRANSMISSION-TIME", "yesterday")],
+      ["a certificate on another host", (h) => h.set("PAYPAL-CERT-URL", "https://evil.test/v1/notifications/certs/CERT-1")],
+      ["a look-alike host", (h) => h.set("PAYPAL-CERT-URL", "https://api.sandbox.paypal.com.evil.test/v1/notifications/certs/CERT-1")],
+      ["credentials before the host", (h) => h.set("PAYPAL-CERT-URL", "https://api.sandbox.paypal.com@evil.test/v1/notifications/certs/C")],
+      ["plain http", (h) => h.set("PAYPAL-CERT-URL", "http://api.sandbox.paypal.com/v1/notifications/certs/CERT-1")],
+      ["another port", (h) => h.set("PAYPAL-CERT-URL", "https://api.sandbox.paypal.com:8443/v1/notifications/certs/CERT-1")],
+      ["another path", (h) => h.set("PAYPAL-CERT-URL", "https://api.sandbox.paypal.com/v1/oauth2/token")],
+      ["the live host in sandbox mode", (h) => h.set("PAYPAL-CERT-URL", "https://api-m.paypal.com/v1/notifications/certs/CERT-1")],
+      ["another algorithm", (h) => h.set("PAYPAL-AUTH-ALGO", "none")],
+      ["a signature that is not base64", (h) => h.set("PAYPAL-TRANSMISSION-SIG", "<not base64>")],
+      ["an overlong transmission id", (h) => h.set("PAYPAL-TRANSMISSION-ID", "a".repeat(70_000))],
+      ["a body past 256 KiB", () => {}, `{"id":"WH-1","event_type":"X","pad":"${"x".repeat(300 * 1024)}"}`],
+    ];
+    const before = mock.requests.length;
+    for (const [name, forge, body] of forgeries) {
+      const delivery = mock.signedDelivery(event);
+      forge(delivery.headers);
+      const error = await verificationFailure(gw.verifyWebhook(body ?? delivery.body, delivery.headers));
+      expect(error.message, name).toContain("refused before verification");
+    }
+    // Nothing reached PayPal, not even for a token.
+    expect(mock.requests.length).toBe(before);
+    // A delivery a few minutes old, with PayPal's live certificate host outside test mode, passes these checks.
+    const recent = mock.signedDelivery(event, { transmissionTime: new Date(Date.now() - 5 * 60_000).toISOString() });
+    expect((await gw.verifyWebhook(recent.body, recent.headers)).eventId).toBe(event.id);
+    const live = mock.signedDelivery(event);
+    live.headers.set("PAYPAL-CERT-URL", "https://api-m.paypal.com/v1/notifications/certs/CERT-1");
+    const liveGateway = gateway({ testMode: false, baseUrl: PAYPAL_SANDBOX });
+    const refused = await verificationFailure(liveGateway.verifyWebhook(live.body, live.headers));
+    // Past the cheap checks: the mock (standing in for PayPal) refuses a certificate that is not its sandbox's.
+    expect(refused.message).not.toContain("refused before verification");
+  });
+
   it("treats PayPal being unreachable as a gateway error, not a bad signature", async () => {
     const gw = gateway();
     const { orderId } = await checkout(gw);

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { bodyTypeRefusal, crossOriginRefusal, hostRefusal, requestAddress } from "../../app/utils/http-guards.server";
+import {
+  bodyTypeRefusal,
+  credentialRefusal,
+  credentialRefusalMessage,
+  crossOriginRefusal,
+  hostRefusal,
+  MAX_CREDENTIAL_CHARS,
+  requestAddress,
+} from "../../app/utils/http-guards.server";
+import { safePath } from "../../app/utils/redirect";
 
 const PUBLIC = "market.example";
 const headersOf = (h: Record<string, string>) => (name: string) => h[name];
@@ -96,5 +105,47 @@ describe("the Host header", () => {
       expect(host(h)?.status, JSON.stringify(h)).toBe(400);
     expect(host("a.example", "b.example")?.status).toBe(400);
     expect(hostRefusal(["host", "a.example", "HOST", "a.example"])?.status).toBe(400);
+  });
+});
+
+describe("overlong credentials", () => {
+  const huge = "A".repeat(70_000);
+  const justOver = "A".repeat(MAX_CREDENTIAL_CHARS + 1);
+
+  it("refuses a token header or cookie past 4 KB with 400, naming it", () => {
+    for (const name of ["authorizationtoken", "authorization", "ngt", "license_id", "hw_info"]) {
+      expect(credentialRefusal(headersOf({ [name]: huge })), name).toEqual({ status: 400, name });
+      expect(credentialRefusal(headersOf({ [name]: justOver })), name).toEqual({ status: 400, name });
+    }
+    expect(credentialRefusal(headersOf({ cookie: `lng=en; gt=${huge}; gsi=1` }))).toEqual({ status: 400, name: "cookie gt" });
+    expect(credentialRefusal(headersOf({ cookie: `ngt=${justOver}` }))).toEqual({ status: 400, name: "cookie ngt" });
+  });
+
+  it("lets ordinary credentials through, however many cookies there are", () => {
+    const token = "A".repeat(MAX_CREDENTIAL_CHARS);
+    expect(credentialRefusal(headersOf({ authorizationtoken: token, ngt: "0123456789abcdef", license_id: "KEY-1" }))).toBeNull();
+    const many = Array.from({ length: 40 }, (_, i) => `c${i}=${"v".repeat(200)}`).join("; ");
+    expect(many.length).toBeGreaterThan(MAX_CREDENTIAL_CHARS);
+    expect(credentialRefusal(headersOf({ cookie: many }))).toBeNull();
+    expect(credentialRefusal(headersOf({}))).toBeNull();
+  });
+
+  it("says so in the caller's language, without echoing the value", () => {
+    const refusal = { name: "authorizationtoken" };
+    const en = credentialRefusalMessage(refusal, headersOf({ language: "en", authorizationtoken: huge }));
+    expect(en).toBe(
+      `The authorizationtoken sent with this request is too long (at most ${MAX_CREDENTIAL_CHARS} characters), so it was not read. Sign in again, or clear this site's cookies.`,
+    );
+    const ko = credentialRefusalMessage(refusal, headersOf({ "accept-language": "ko-KR,ko;q=0.9" }));
+    expect(ko).toContain("너무 깁니다");
+    // Remix's unsigned cookie holds the language as base64 JSON.
+    const remembered = `lng=${encodeURIComponent(Buffer.from(JSON.stringify("ko")).toString("base64"))}`;
+    expect(credentialRefusalMessage(refusal, headersOf({ cookie: remembered, "accept-language": "en" }))).toBe(ko);
+    expect(en).not.toContain("AAAA");
+  });
+
+  it("never sends a 70,000-character address back as a redirect", () => {
+    expect(safePath(`/search?q=${huge}`, "/")).toBe("/");
+    expect(safePath("/cart?type=video", "/")).toBe("/cart?type=video");
   });
 });

@@ -8,9 +8,11 @@ import type { ExportKind } from "./query.server";
 
 /**
  * The reports' tables as CSV for a spreadsheet: UTF-8 with a byte-order mark (so Excel reads Korean), CRLF line
- * ends, RFC 4180 quoting (a field with a comma, a quote or a line break is quoted, its quotes doubled). Amounts are
- * plain numbers in the currency's unit (won; dollars with two decimals), with the currency in the column's name.
- * A text field that a spreadsheet would take for a formula (=, +, -, @ first) gets a leading apostrophe.
+ * ends, RFC 4180 quoting (a field with a comma, a quote or a line break is quoted, its quotes doubled), and a field
+ * with a semicolon is quoted too: a spreadsheet set to a locale whose list separator is `;` (most of Europe) splits
+ * the file on semicolons. Amounts are plain numbers in the currency's unit (won; dollars with two decimals), with
+ * the currency in the column's name. A text field that a spreadsheet would take for a formula (=, +, -, @, a tab or
+ * a carriage return first) gets a leading apostrophe and is quoted.
  */
 export type Cell = string | number;
 
@@ -18,8 +20,9 @@ export const BOM = "\uFEFF";
 
 export function csvField(value: Cell): string {
   let text = String(value);
-  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  const formula = typeof value === "string" && /^[=+\-@\t\r]/.test(text);
+  if (formula) text = `'${text}`;
+  return formula || /[",;\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export function toCsv(rows: Cell[][]): string {

@@ -137,14 +137,14 @@ const GLYPHS = [
   "M12 34l12 12 28-28", // check
 ];
 
-function iconSvg(i: number): string {
+export function iconSvg(i: number): string {
   const [dark, light] = PALETTES[i % PALETTES.length];
   const glyph = GLYPHS[i % GLYPHS.length];
   const filled = i % 2 === 0;
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64" width="256" height="256"><rect width="64" height="64" rx="14" fill="${light}"/><path d="${glyph}" fill="${filled ? dark : "none"}" stroke="${dark}" stroke-width="4" stroke-linecap="round" stroke-linejoin="round"/></svg>\n`;
 }
 
-function posterSvg(i: number, width: number, height: number): string {
+export function posterSvg(i: number, width: number, height: number): string {
   const rnd = createRandom(1000 + i);
   const [dark, light] = PALETTES[i % PALETTES.length];
   const hills = Array.from({ length: 3 }, (_, k) => {

@@ -86,6 +86,50 @@ const WEBHOOK_HEADERS = {
   transmission_time: "paypal-transmission-time",
 } as const;
 
+/**
+ * What a PayPal delivery's headers must look like before PayPal is asked to verify it (services.md §3.5): cheap
+ * checks, so a forged delivery costs no call. The certificate is PayPal's own (an https address on its API host for
+ * the mode, under /v1/notifications/certs/); the transmission is recent (PayPal sends each retry as a new
+ * transmission with its own time); the algorithm is the one PayPal uses; the id and signature have their forms.
+ */
+export const PAYPAL_CERT_HOSTS = {
+  live: ["api.paypal.com", "api-m.paypal.com"],
+  sandbox: ["api.sandbox.paypal.com", "api-m.sandbox.paypal.com"],
+} as const;
+/** How far a transmission's time may be from the store's clock, either way. */
+export const PAYPAL_WEBHOOK_WINDOW_MS = 15 * 60_000;
+/** A webhook body larger than this is not one of PayPal's events. */
+export const PAYPAL_WEBHOOK_MAX_BYTES = 256 * 1024;
+
+export function paypalDeliveryProblem(
+  fields: Record<keyof typeof WEBHOOK_HEADERS, string>,
+  rawBody: string,
+  mode: { testMode: boolean; now: number },
+): string | null {
+  if (Buffer.byteLength(rawBody) > PAYPAL_WEBHOOK_MAX_BYTES) return "the body is too large";
+  if (fields.auth_algo !== "SHA256withRSA") return "PAYPAL-AUTH-ALGO is not SHA256withRSA";
+  if (!/^[A-Za-z0-9-]{1,64}$/.test(fields.transmission_id)) return "PAYPAL-TRANSMISSION-ID is not an id";
+  if (fields.transmission_sig.length > 2048 || !/^[A-Za-z0-9+/]+={0,2}$/.test(fields.transmission_sig))
+    return "PAYPAL-TRANSMISSION-SIG is not a base64 signature";
+  const time = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/.test(fields.transmission_time)
+    ? Date.parse(fields.transmission_time)
+    : Number.NaN;
+  if (Number.isNaN(time)) return "PAYPAL-TRANSMISSION-TIME is not a time";
+  if (Math.abs(mode.now - time) > PAYPAL_WEBHOOK_WINDOW_MS) return "PAYPAL-TRANSMISSION-TIME is outside the accepted window";
+  const cert = fields.cert_url.length <= 1024 ? URL.parse(fields.cert_url) : null;
+  const hosts: readonly string[] = mode.testMode ? PAYPAL_CERT_HOSTS.sandbox : PAYPAL_CERT_HOSTS.live;
+  if (
+    cert?.protocol !== "https:" ||
+    cert.username ||
+    cert.password ||
+    cert.port ||
+    !hosts.includes(cert.hostname) ||
+    !cert.pathname.startsWith("/v1/notifications/certs/")
+  )
+    return "PAYPAL-CERT-URL is not a PayPal certificate address";
+  return null;
+}
+
 /** A PayPal error answer: `code` is details[0].issue, else the error name; `description` is PayPal's own text. */
 export class PayPalApiError extends GatewayError {
   constructor(
@@ -527,6 +571,12 @@ export function createPayPalGateway(options: PayPalGatewayOptions): PaymentGatew
         fields[field] = value;
       }
       if (!options.webhookId) throw new WebhookVerificationFailed("No PayPal webhook id is configured");
+      // The transmission's time against the real clock (options.now is the token cache's, which tests move).
+      const problem = paypalDeliveryProblem(fields as Record<keyof typeof WEBHOOK_HEADERS, string>, rawBody, {
+        testMode: options.testMode,
+        now: Date.now(),
+      });
+      if (problem) throw new WebhookVerificationFailed(`The PayPal webhook delivery was refused before verification: ${problem}`);
       let event: PayPalWebhookEvent;
       try {
         event = JSON.parse(rawBody) as PayPalWebhookEvent;

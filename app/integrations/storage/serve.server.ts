@@ -81,6 +81,13 @@ const MEDIA_TYPES: Record<string, string> = {
 };
 
 /**
+ * The policy an SVG from /media is served with, in place of the pages' own: no script (sandbox, no script-src), no
+ * fetch of anything (default-src 'none'), inline styles only. The upload was already read and rewritten from an
+ * allow-list (app/market/catalog/svg-sanitize.server.ts); this holds for an SVG opened on its own, whatever it holds.
+ */
+export const MEDIA_SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+
+/**
  * /media/<path>: a public preview from the storage's `media/` folder, cached for a day like the static folder it
  * replaces (validators, 304, ranges for the players). Null for a path that is not a stored preview (404): a bad
  * or hidden name (the `.complete-*` markers, `.tmp-*`), or a missing key.
@@ -103,7 +110,11 @@ export async function serveMedia(
     storage,
     `media/${rest}`,
     request,
-    { "Content-Type": MEDIA_TYPES[ext] ?? "application/octet-stream", "Cache-Control": "public, max-age=86400" },
+    {
+      "Content-Type": MEDIA_TYPES[ext] ?? "application/octet-stream",
+      "Cache-Control": "public, max-age=86400",
+      ...(ext === "svg" ? { "Content-Security-Policy": MEDIA_SVG_CSP } : {}),
+    },
     { conditional: true },
   );
 }

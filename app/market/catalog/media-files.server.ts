@@ -1,6 +1,7 @@
 import type { ContentsType } from "../../db/schema";
 import { isSfnt } from "./harfbuzz.server";
 import { bytesSource, inspectMedia, namesOtherInputs } from "./media-inspect.server";
+import { sanitizeSvg } from "./svg-sanitize.server";
 
 /**
  * What an uploaded media file really is, by its first bytes (the name and the browser's type can lie), and which
@@ -26,7 +27,10 @@ export const MEDIA_FORM_LIMITS = { maxFileBytes: MEDIA_MAX_BYTES, maxBodyBytes: 
 const ascii = (bytes: Uint8Array, from: number, to: number) =>
   Buffer.from(bytes.buffer, bytes.byteOffset + from, Math.max(0, Math.min(to, bytes.length) - from)).toString("latin1");
 
-const SVG_START = /^(?:\s*<\?xml[^>]*\?>)?(?:\s*<!--[\s\S]*?-->)*\s*<svg[\s>]/i;
+// What may come before an SVG's root: the XML declaration, comments, and (so that such a file is refused as unsafe,
+// not as of another kind) a DOCTYPE or a processing instruction; the root may have a prefix (`<svg:svg>`).
+const SVG_START =
+  /^(?:\s*<\?xml\s[^>]*\?>)?(?:\s*<!--[\s\S]*?-->|\s*<!DOCTYPE[^[>]*(?:\[[\s\S]*?\])?\s*>|\s*<\?[\s\S]*?\?>)*\s*<(?:[A-Za-z_][\w.-]*:)?svg[\s>]/i;
 
 export function mediaKind(bytes: Uint8Array): MediaKind | null {
   if (bytes.length < 12) return null;
@@ -45,18 +49,18 @@ export function mediaKind(bytes: Uint8Array): MediaKind | null {
 }
 
 /**
- * An SVG is served from the store's own origin (/media), so one that could run script or reach outside is refused:
- * scripts, event attributes, foreign objects, document types and entities, javascript: addresses, links and styles
- * that load anything other than a fragment of the same picture.
+ * An SVG is served from the store's own origin (/media), so it is read by an XML parser and checked against an
+ * allow-list (svg-sanitize.server.ts): one that cannot be read is damaged; one with scripts, event attributes,
+ * foreign objects, document types and entities, javascript: values, links or styles that reach outside the picture
+ * is unsafe; one too large a tree is past the SVG limits. The published picture is the parser's serialization.
  */
-export function svgIsSafe(bytes: Uint8Array): boolean {
-  const text = Buffer.from(bytes).toString("utf8");
-  if (/<script|<foreignObject|<!DOCTYPE|<!ENTITY|<iframe|<embed|<object|javascript:|@import/i.test(text)) return false;
-  if (/\son[a-z]+\s*=/i.test(text)) return false;
-  if (/(?:xlink:)?href\s*=\s*["']\s*(?!#)/i.test(text)) return false;
-  if (/url\(\s*["']?\s*(?!#)/i.test(text)) return false;
-  return true;
+export function svgProblem(bytes: Uint8Array): FileProblem | null {
+  const checked = sanitizeSvg(bytes);
+  if (checked.ok) return null;
+  return checked.problem === "hostile" ? "fileUnsafe" : checked.problem === "limits" ? "fileSvgLimits" : "fileDamaged";
 }
+
+export const svgIsSafe = (bytes: Uint8Array): boolean => svgProblem(bytes) === null;
 
 /**
  * Why a file was refused; each has a message (admin.catalog.problems.<problem>). The media job records the same
@@ -72,6 +76,7 @@ export const FILE_PROBLEMS = [
   "fileAudioLimits",
   "fileVideoLimits",
   "filePictureLimits",
+  "fileSvgLimits",
   "fileTooComplex",
 ] as const;
 export type FileProblem = (typeof FILE_PROBLEMS)[number];
@@ -88,7 +93,10 @@ export async function checkMediaFile(type: ContentsType, bytes: Uint8Array | nul
   const kind = mediaKind(bytes);
   if (!kind) return namesOtherInputs(bytes) ? "fileReference" : "fileType";
   if (!MEDIA_KINDS[type].includes(kind)) return "fileType";
-  if (kind === "svg" && !svgIsSafe(bytes)) return "fileUnsafe";
+  if (kind === "svg") {
+    const problem = svgProblem(bytes);
+    if (problem) return problem;
+  }
   const inspected = await inspectMedia(kind, bytesSource(bytes));
   return inspected.ok ? kind : inspected.problem;
 }

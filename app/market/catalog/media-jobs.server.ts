@@ -10,7 +10,7 @@ import { runExclusive } from "../jobs.server";
 import { type Actor, recordAudit } from "../operators/audit.server";
 import { FONT_SAMPLE } from "./fonts.server";
 import { subsetSfnt } from "./harfbuzz.server";
-import { type FileProblem, isFileProblem, MEDIA_KINDS, MEDIA_MAX_BYTES, type MediaKind, mediaKind, svgIsSafe } from "./media-files.server";
+import { type FileProblem, isFileProblem, MEDIA_KINDS, MEDIA_MAX_BYTES, type MediaKind, mediaKind, svgProblem } from "./media-files.server";
 import { fileSource, inspectMedia, type MediaFacts, namesOtherInputs } from "./media-inspect.server";
 import { MEDIA_LIMITS } from "./media-limits";
 import { type Made, makeAudio, makePicture, makeVideo, type Progress } from "./media-previews.server";
@@ -166,7 +166,10 @@ async function checkStoredMedia(type: string, file: string): Promise<{ kind: Med
     const kind = mediaKind(head);
     if (!kind) throw new MediaRefusal(namesOtherInputs(head) ? "fileReference" : "fileType");
     if (!MEDIA_KINDS[type].includes(kind)) throw new MediaRefusal("fileType");
-    if (kind === "svg" && !svgIsSafe(new Uint8Array(await fs.readFile(file)))) throw new MediaRefusal("fileUnsafe");
+    if (kind === "svg") {
+      const problem = svgProblem(new Uint8Array(await fs.readFile(file)));
+      if (problem) throw new MediaRefusal(problem);
+    }
     const inspected = await inspectMedia(kind, source);
     if (!inspected.ok) throw new MediaRefusal(inspected.problem);
     return { kind, facts: inspected.facts };

@@ -4,6 +4,7 @@ import { svgSize } from "./media-files.server";
 import type { MediaFacts } from "./media-inspect.server";
 import { AUDIO_DECODED_MAX_BYTES, MEDIA_LIMITS } from "./media-limits";
 import { MediaRefusal, runTool, ToolFailure, type ToolInput } from "./media-tools.server";
+import { sanitizeSvg } from "./svg-sanitize.server";
 import { peaksOf, waveformSvg } from "./waveform";
 
 /**
@@ -305,8 +306,14 @@ export async function makeAudio(
 export async function makePicture(source: string, kind: "png" | "svg", facts: MediaFacts, out: string, url: string): Promise<Made> {
   let size: { width: number; height: number } | null = null;
   if (kind === "png" && facts.width && facts.height) size = { width: facts.width, height: facts.height };
-  else if (kind === "svg") size = svgSize(new Uint8Array(await fs.readFile(source)));
-  await fs.copyFile(source, path.join(out, `picture.${kind}`));
+  if (kind === "svg") {
+    // What is published is the parser's serialization of the allowed elements and attributes, never the upload.
+    const clean = sanitizeSvg(new Uint8Array(await fs.readFile(source)));
+    if (!clean.ok) throw new Error(`the SVG was refused: ${clean.reason}`);
+    const bytes = new TextEncoder().encode(clean.svg);
+    size = svgSize(bytes);
+    await fs.writeFile(path.join(out, "picture.svg"), bytes);
+  } else await fs.copyFile(source, path.join(out, `picture.${kind}`));
   return {
     preview_path: `${url}/picture.${kind}`,
     poster_path: `${url}/picture.${kind}`,

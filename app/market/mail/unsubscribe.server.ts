@@ -19,6 +19,9 @@ export function unsubscribeToken(userId: number, secret: string): string {
   return `${Buffer.from(String(userId)).toString("base64url")}.${macOf(userId, secret).toString("base64url")}`;
 }
 
+/** The longest token the store signs: a member id of at most 16 characters, a dot and a 43-character MAC. */
+export const UNSUBSCRIBE_TOKEN_MAX_CHARS = 16 + 1 + 43;
+
 /** The member a token names, or null for anything not made by this store. */
 export function readUnsubscribeToken(token: string, secret: string): number | null {
   const match = /^([A-Za-z0-9_-]{1,16})\.([A-Za-z0-9_-]{43})$/.exec(token);
