@@ -3,17 +3,18 @@ import { type AppLoadContext, createReadableStreamFromReadable, type EntryContex
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { isDatabaseUnavailable, reportDatabaseUnavailable } from "./db/errors";
 import { fixedT, serverBundles } from "./i18n/i18n.server";
 import { I18nProvider } from "./i18n/react";
 import { NonceProvider } from "./utils/nonce";
+import { reportUnavailable, UNAVAILABLE_RETRY_AFTER_S, unavailableCode } from "./utils/unavailable.server";
 
 const ABORT_DELAY = 5_000;
 export const streamTimeout = ABORT_DELAY;
 
 /**
- * Requests whose loader or action found the database unavailable (busy, full, unreachable). handleError sees the
- * error before Remix hides it from the page; the document is then answered 503 with Retry-After instead of 500,
+ * Requests whose loader or action found the database unavailable (busy, full, unreachable) or the file storage full
+ * under an upload (app/utils/unavailable.server.ts). handleError sees the error before Remix hides it from the page;
+ * the document is then answered 503 with Retry-After instead of 500,
  * and the error boundary says "Please try again in a few minutes" in the visitor's language.
  */
 const unavailable = new WeakSet<Request>();
@@ -28,7 +29,7 @@ export default async function handleRequest(
   const nonce = loadContext.cspNonce;
   if (unavailable.has(request)) {
     responseStatusCode = 503;
-    responseHeaders.set("Retry-After", "60");
+    responseHeaders.set("Retry-After", String(UNAVAILABLE_RETRY_AFTER_S));
   }
   const waitForAll = isbot(request.headers.get("user-agent")) || remixContext.isSpaMode;
 
@@ -107,9 +108,9 @@ export function handleError(error: unknown, { request, context }: { request: Req
     );
     return;
   }
-  if (isDatabaseUnavailable(error)) {
+  if (unavailableCode(error)) {
     unavailable.add(request);
-    reportDatabaseUnavailable(error, { requestId: context.requestId, path: new URL(request.url).pathname });
+    reportUnavailable(error, { requestId: context.requestId, path: new URL(request.url).pathname });
     return;
   }
   console.error(

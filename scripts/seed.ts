@@ -1,7 +1,7 @@
 // npm run seed: migrates DATABASE_URL and writes the demo catalog (SEED_SIZE items) if it is empty.
 // --reset drops every table first, so the catalog can be rebuilt at another size.
 import { sql } from "kysely";
-import { createDb, migrateToLatest } from "../app/db/db.server";
+import { createDb, MAINTENANCE_SESSION, migrateToLatest } from "../app/db/db.server";
 import { isPostgres } from "../app/db/dialect";
 import { down } from "../app/db/migrations/0001_initial";
 import { down as downSearch } from "../app/db/migrations/0002_search";
@@ -22,7 +22,7 @@ if (parentPid) {
   setInterval(() => orphaned() && process.exit(70), 200).unref();
 }
 const env = parseEnv();
-const db = createDb(env.DATABASE_URL);
+const db = createDb(env.DATABASE_URL, MAINTENANCE_SESSION);
 if (process.argv.includes("--reset")) {
   await downWithdrawals(db);
   await downSearch(db);

@@ -1,11 +1,11 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
-import { isDatabaseUnavailable, reportDatabaseUnavailable } from "../db/errors";
 import { isLocale, type Locale } from "../i18n/config";
 import { MarketError } from "../market/errors";
 import { RateLimited } from "../market/rate-limits.server";
 import { closedTarget, serviceModes } from "../market/service-modes.server";
 import { retryAfterHeaders, tooManyText } from "../utils/rate-limit.server";
+import { reportUnavailable, UNAVAILABLE_RETRY_AFTER_S, unavailableCode } from "../utils/unavailable.server";
 import { fail } from "./envelope.server";
 import { apiErrors, apiMessage } from "./messages.server";
 import { routes } from "./routes.server";
@@ -44,8 +44,20 @@ function invalidMessage(language: Locale, issue: z.ZodIssue): string {
   return apiMessage(language, "INVALID_REQUEST", { field });
 }
 
-/** Dispatches `/api/v1/<path>` to its handler; unknown paths and methods answer 404/405 envelopes. */
+/**
+ * Dispatches `/api/v1/<path>` to its handler; unknown paths and methods answer 404/405 envelopes. Every 503 carries
+ * Retry-After (the caller's cue to come back, not to give up): a closed service 600 s, the rest
+ * UNAVAILABLE_RETRY_AFTER_S unless the handler named its own.
+ */
 export async function handleApi(request: Request, context: AppLoadContext, path: string): Promise<Response> {
+  const res = await dispatch(request, context, path);
+  if (res.status !== 503 || res.headers.has("Retry-After")) return res;
+  const headers = new Headers(res.headers);
+  headers.set("Retry-After", String(UNAVAILABLE_RETRY_AFTER_S));
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+}
+
+async function dispatch(request: Request, context: AppLoadContext, path: string): Promise<Response> {
   const url = new URL(request.url);
   const method = request.method.toUpperCase();
   const headerLanguage = request.headers.get("language");
@@ -79,13 +91,13 @@ export async function handleApi(request: Request, context: AppLoadContext, path:
       return res;
     }
     if (error instanceof MarketError) return fail(error.status, apiMessage(language, error.code, undefined, error.message), error.code);
-    // The database is busy (another process holds its write lock), full or unreachable: one log line, and a 503.
-    if (isDatabaseUnavailable(error))
-      return fail(
-        503,
-        apiMessage(language, "SERVICE_UNAVAILABLE"),
-        reportDatabaseUnavailable(error, { requestId: context.requestId, path }),
-      );
+    // The database is busy (a held lock, a statement past its time), full or unreachable, or the file storage has
+    // no room for an upload: one log line, and a 503 with Retry-After.
+    if (unavailableCode(error)) {
+      const res = fail(503, apiMessage(language, "SERVICE_UNAVAILABLE"), reportUnavailable(error, { requestId: context.requestId, path }));
+      res.headers.set("Retry-After", String(UNAVAILABLE_RETRY_AFTER_S));
+      return res;
+    }
     console.error(
       JSON.stringify({ level: "error", requestId: context.requestId, path, error: error instanceof Error ? error.stack : String(error) }),
     );

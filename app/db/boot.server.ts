@@ -6,7 +6,7 @@ import { createStorage } from "../integrations/storage/index.server";
 import { currentFacets } from "../market/search/facets.server";
 import { ensureSearchIndex } from "../market/search/indexer.server";
 import type { Env } from "../utils/env.server";
-import { createDb, type DB, migrateToLatest } from "./db.server";
+import { createDb, type DB, isPostgresUrl, MAINTENANCE_SESSION, migrateToLatest } from "./db.server";
 import { isDatabaseUnavailable } from "./errors";
 import { migrations } from "./migrations";
 import { isSeeded, seedDatabase } from "./seed/index.server";
@@ -146,7 +146,11 @@ export async function bootDatabase(
   ensureDataDir(env.DATA_DIR);
   let db: DB;
   try {
-    db = options.openOnly ? await waitUntilReady(env, log, options.readyWaitMs ?? READY_WAIT_MS) : createDb(env.DATABASE_URL);
+    // Migrations, the search index and the seed may take locks and long statements: a session without the web's
+    // lock and statement timeouts; the database then serves through a pool with them (below).
+    db = options.openOnly
+      ? await waitUntilReady(env, log, options.readyWaitMs ?? READY_WAIT_MS)
+      : createDb(env.DATABASE_URL, MAINTENANCE_SESSION);
   } catch (error) {
     if (error instanceof StartupError) throw error;
     throw new StartupError(error instanceof Error ? error.message : String(error), { cause: error });
@@ -171,6 +175,10 @@ export async function bootDatabase(
         log,
       });
       if (!result.skipped) log(`demo catalog of ${result.contents} items written in ${Date.now() - t0} ms`);
+    }
+    if (isPostgresUrl(env.DATABASE_URL)) {
+      await db.destroy();
+      db = createDb(env.DATABASE_URL);
     }
   }
   if (options.facets === false) return db;

@@ -32,19 +32,47 @@ registry[HANDLES] ??= new WeakMap();
 const handles = registry[HANDLES];
 
 /**
- * Opens the database named by a DATABASE_URL (`file:...` for SQLite, `postgres://...`). SQLite waits at most
- * `busyBudgetMs` (asynchronously) for another process's write lock before a statement fails with DatabaseBusyError.
+ * How long a PostgreSQL session waits for a lock another session holds (a row, a table, the audit chain's advisory
+ * lock) before its statement fails with 55P03: the same 2 s SQLite waits for its write lock, so a held lock answers
+ * a clear 503 (app/db/errors.ts counts 55P03 as DATABASE_BUSY) instead of a request that hangs for as long as the
+ * lock is held.
  */
-export function createDb(url: string, options: { poolSize?: number; busyBudgetMs?: number } = {}): DB {
-  if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
+export const PG_LOCK_TIMEOUT_MS = 2_000;
+/**
+ * The longest one statement may run on a PostgreSQL session before the server cancels it (57014, DATABASE_BUSY,
+ * 503): far above any web query (tens of milliseconds), so it only ends runaway ones, which would otherwise keep a
+ * pool connection and their locks for good.
+ */
+export const PG_STATEMENT_TIMEOUT_MS = 30_000;
+/** Sessions that migrate, index and seed (start-up, scripts): no lock or statement timeout, as before. */
+export const MAINTENANCE_SESSION = { lockTimeoutMs: 0, statementTimeoutMs: 0 } as const;
+
+export const isPostgresUrl = (url: string) => url.startsWith("postgres://") || url.startsWith("postgresql://");
+
+/**
+ * Opens the database named by a DATABASE_URL (`file:...` for SQLite, `postgres://...`). SQLite waits at most
+ * `busyBudgetMs` (asynchronously) for another process's write lock before a statement fails with DatabaseBusyError;
+ * each PostgreSQL session has `lock_timeout` and `statement_timeout` (PG_LOCK_TIMEOUT_MS, PG_STATEMENT_TIMEOUT_MS by
+ * default; 0 is none), set when the pool opens it.
+ */
+export function createDb(
+  url: string,
+  options: { poolSize?: number; busyBudgetMs?: number; lockTimeoutMs?: number; statementTimeoutMs?: number } = {},
+): DB {
+  if (isPostgresUrl(url)) {
     // Short web queries: parallel plans cost more than they save, and re-run hashed subplans per worker. Random
     // reads cost about what sequential ones do on SSDs: without saying so, a broad full-text match reads and
     // tests every row of the index table instead of only those the GIN index names.
     const pg = loadPg();
+    const lockTimeout = options.lockTimeoutMs ?? PG_LOCK_TIMEOUT_MS;
+    const statementTimeout = options.statementTimeoutMs ?? PG_STATEMENT_TIMEOUT_MS;
     const pool = new pg.Pool({
       connectionString: url,
       max: options.poolSize ?? 10,
+      // Startup parameters of every connection the pool opens (pg sends none for 0: the server's default, none).
       options: "-c max_parallel_workers_per_gather=0 -c random_page_cost=1.1",
+      lock_timeout: lockTimeout > 0 ? lockTimeout : undefined,
+      statement_timeout: statementTimeout > 0 ? statementTimeout : undefined,
     });
     // An idle connection the server closes (restart, failover, a dropped test database) is discarded by the pool;
     // without a listener its error would crash the process.

@@ -39,7 +39,9 @@ export class DatabaseFullError extends DatabaseUnavailableError {
 }
 
 // PostgreSQL SQLSTATEs that say "not now" rather than "this request is wrong": connection exceptions (class 08),
-// insufficient resources (class 53), shutdown and start-up (57P01-57P03), lock and statement timeouts.
+// insufficient resources (class 53), shutdown and start-up (57P01-57P03), and the ends of the session timeouts
+// createDb sets (app/db/db.server.ts): lock_timeout (55P03 lock_not_available) and statement_timeout (57014
+// query_canceled), both DATABASE_BUSY.
 const PG_BUSY = new Set(["53300", "55P03", "57014"]);
 const PG_UNREACHABLE = /^(08|53|57P0[123])/;
 
@@ -77,7 +79,7 @@ export function reportDatabaseUnavailable(error: unknown, fields: Record<string,
       code === "DATABASE_FULL"
         ? "database disk is full: answered 503; free disk space where the database lives"
         : code === "DATABASE_BUSY"
-          ? "database busy (another process holds the write lock): answered 503"
+          ? "database busy (a lock held by another process or session past the wait, or a statement past its time): answered 503"
           : "database unreachable: answered 503",
     code,
     ...fields,

@@ -56,6 +56,13 @@ export const RULES = {
   /** Joins from one address, successful or not (a shared office or classroom address may create a few accounts). */
   joinAddress: { bucket: "join:ip", limit: 20, windowMs: HOUR },
   joinEmail: { bucket: "join:email", limit: 5, windowMs: HOUR },
+  /**
+   * The mail a join sends (the welcome, or the notice to an address that already has an account) goes to an address
+   * nobody has verified: at most one a day to an address, and ten a day from one client address. Past either the
+   * join goes on without its mail, so the answer is the same and the store cannot be made to mail strangers in bulk.
+   */
+  joinMailRecipient: { bucket: "join:mail:to", limit: 1, windowMs: DAY },
+  joinMailAddress: { bucket: "join:mail:ip", limit: 10, windowMs: DAY },
   inquiryAddress: { bucket: "inquiry:ip", limit: 5, windowMs: HOUR },
   inquiryAccount: { bucket: "inquiry:account", limit: 10, windowMs: DAY },
   /** Failed licence links (a successful link is refunded). */
@@ -217,6 +224,17 @@ export const admitJoin = (db: DB, ip: string, email: string, now = new Date()) =
     ],
     now,
   );
+
+/**
+ * Whether a join may send its mail (welcome or notice): the recipient first, then the client address (when known),
+ * stopping at the first refusal so an address past its own cap does not use up the client's.
+ */
+export async function admitJoinMail(db: DB, ip: string | null, email: string, now = new Date()): Promise<boolean> {
+  const checks: [Rule, string][] = [[RULES.joinMailRecipient, email.trim().toLowerCase()]];
+  if (ip) checks.push([RULES.joinMailAddress, ip]);
+  for (const [rule, key] of checks) if (!(await hit(db, rule.bucket, key, rule, now)).allowed) return false;
+  return true;
+}
 
 /** The 1:1 inquiry limits: an address, and the member (or, signed out, the e-mail the form names). */
 export const admitInquiry = (db: DB, ip: string, sender: { userId: number | null; email: string }, now = new Date()) =>

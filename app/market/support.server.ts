@@ -108,12 +108,13 @@ export async function fileInquiry(db: DB, storage: Storage, userId: number | nul
         .returning("id")
         .executeTakeFirstOrThrow();
       if (attachment) await storage.move(attachment.temp, attachment.final);
-      // The sender hears that it arrived, in the same transaction.
-      await queueMail(
-        trx,
-        inquiryReceivedMail(input.email.trim().toLowerCase(), input.language === "en" ? "en" : "ko", { title: input.title.trim() }),
-        now,
-      );
+      // The sender hears that it arrived, in the same transaction. The title is quoted only to the signed-in
+      // member's own address; any other address is only what the form says, so it gets no word of the text.
+      const email = input.email.trim().toLowerCase();
+      const member =
+        userId === null ? undefined : await trx.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirst();
+      const quoted = member !== undefined && member.email.trim().toLowerCase() === email;
+      await queueMail(trx, inquiryReceivedMail(email, input.language === "en" ? "en" : "ko", { title: input.title.trim(), quoted }), now);
       return row.id;
     });
   } catch (error) {

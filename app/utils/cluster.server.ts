@@ -20,6 +20,58 @@ export function restartDelayMs(recentDeaths: number): number {
   return Math.min(30_000, 1000 * 2 ** (recentDeaths - 2));
 }
 
+/** A cluster message as Node's cluster module sends it between the primary and a worker (internal/cluster/utils). */
+type ClusterMessage = { cmd?: unknown; act?: unknown; seq?: unknown; ack?: unknown };
+/** A connection's handle while it is on its way to a worker (a libuv TCP handle in the primary). */
+type ConnectionHandle = { close(): void };
+/** The worker's ChildProcess as the primary sees it: its IPC send and the events the cluster uses. */
+type WorkerChannel = {
+  send: (...args: unknown[]) => boolean;
+  on(event: "internalMessage", listener: (message: unknown) => void): unknown;
+  once(event: "disconnect" | "exit", listener: () => void): unknown;
+};
+
+/**
+ * Closes the connections a dead worker took with it. Node's cluster (round-robin, the default on Linux) accepts each
+ * connection in the primary and sends its handle to a worker over the IPC channel ({ cmd: "NODE_CLUSTER", act:
+ * "newconn", seq }); the primary closes its own copy only when the worker answers that it took it ({ ack: seq,
+ * accepted }). A worker that dies before it answers (SIGKILL, a crash, the OOM killer) never does, and nothing in
+ * Node closes that copy: the client's connection stays open with nobody to answer it, until the client gives up
+ * (one such connection per killed worker under load, since the primary sends a worker one at a time). So the primary
+ * keeps the handles it has sent a worker until their answer, and closes those still waiting when the worker's
+ * channel or process ends: their clients see the connection closed at once and can try again.
+ *
+ * This reads Node's cluster messages, which are not a public API (Node 20 to 24): if they change, nothing is tracked
+ * and the old hang comes back, which tests/integration/cluster.test.ts ("leaves no connection hanging") catches.
+ */
+export function closeConnectionsLostWith(worker: Worker): void {
+  const proc = worker.process as unknown as WorkerChannel;
+  const waiting = new Map<unknown, ConnectionHandle>();
+  const send = proc.send;
+  proc.send = (message: unknown, handle?: unknown, ...rest: unknown[]) => {
+    const m = message as ClusterMessage | null;
+    if (m && m.cmd === "NODE_CLUSTER" && m.act === "newconn" && handle && typeof (handle as ConnectionHandle).close === "function")
+      waiting.set(m.seq, handle as ConnectionHandle);
+    return send.call(proc, message, handle, ...rest);
+  };
+  proc.on("internalMessage", (received: unknown) => {
+    const message = received as ClusterMessage | null;
+    if (message && message.cmd === "NODE_CLUSTER" && message.ack !== undefined) waiting.delete(message.ack);
+  });
+  const closeWaiting = () => {
+    for (const handle of waiting.values()) {
+      try {
+        handle.close();
+      } catch {
+        // already closed
+      }
+    }
+    waiting.clear();
+  };
+  proc.once("disconnect", closeWaiting);
+  proc.once("exit", closeWaiting);
+}
+
 /**
  * The cluster's primary (WEB_CONCURRENCY > 1; server.ts calls this before it opens anything). It boots the database
  * once (migrations, the first start's demo seed, in this process and its seed child), then forks WEB_CONCURRENCY
@@ -39,6 +91,7 @@ export async function runPrimary(env: Env, log: Log): Promise<never> {
   const pending = new Set<NodeJS.Timeout>();
   const fork = () => {
     const worker = cluster.fork();
+    closeConnectionsLostWith(worker);
     log({ level: "info", msg: "worker started", worker: worker.id, workerPid: worker.process.pid });
   };
   const alive = () => Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && !w.isDead());

@@ -178,23 +178,22 @@ describe(`sign-in, sign-out and join on ${ENGINE}`, () => {
     expect(ko).toContain("계정이 준비되었습니다.");
   });
 
-  it("refuses a join without the terms agreement, a short password or a taken e-mail", async () => {
+  it("refuses a join without the terms agreement or with a short password; a taken e-mail goes on like a join, signed out", async () => {
     const body = await (await call("/join", form({ email: "x@example.com", password: "short", nickname: "x" }))).text();
     expect(body).toContain("Use at least 8 characters.");
     expect(body).toContain("Please complete all required fields.");
+    // The same answer as a join (docs/decisions.md, 2026-11-28), without a session: /welcome asks to sign in.
     const taken = await call("/join", form({ email: DEMO.member.email, password: "longenough", nickname: "x", agreeTerms: "on" }));
-    expect(taken.status).toBe(400);
-    const refused = await taken.text();
-    // Worded so it does not confirm the address has an account.
-    expect(refused).toContain("We could not create an account with this e-mail. If you already have an account, please sign in.");
-    expect(refused).not.toMatch(/already (has|in use|registered)/);
+    expect(taken.status).toBe(302);
+    expect(taken.headers.get("location")).toBe(`/welcome?user_type=1&market-query=${encodeURIComponent("join_market=1&redirectTo=%2F")}`);
+    expect(taken.headers.getSetCookie().filter((c) => /^(gt|gsi)=/.test(c))).toEqual([]);
   });
 
   it("limits joins per e-mail and per address, re-rendering the form with what was typed", async () => {
     const ip = "198.51.100.90";
     const attempt = (email: string, from = ip) =>
       call("/join", { ...form({ email, password: "longenough", nickname: "Prober", agreeTerms: "on" }), ip: from });
-    for (let i = 0; i < 5; i++) expect((await attempt(DEMO.business.email, `198.51.100.${91 + i}`)).status).toBe(400);
+    for (let i = 0; i < 5; i++) expect((await attempt(DEMO.business.email, `198.51.100.${91 + i}`)).status).toBe(302);
     const perEmail = await attempt(DEMO.business.email, "198.51.100.99");
     expect(perEmail.status).toBe(429);
     const body = (await perEmail.text()).replaceAll("<!-- -->", "");

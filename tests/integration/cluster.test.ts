@@ -4,7 +4,8 @@
  * own X-Request-Id), so nothing in the answers tells the public. Checks: both workers answer; an item changed
  * through the domain while its page sits in both workers' page caches is shown changed by both within about a
  * second; a timer job runs once per period across the workers; a killed worker is replaced while the other keeps
- * answering; SIGTERM stops the workers and the primary exits 0.
+ * answering; a worker killed with a connection on its way to it leaves no client hanging; SIGTERM stops the
+ * workers and the primary exits 0.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -210,6 +211,49 @@ describe(`the server as a cluster of two workers on ${ENGINE}`, () => {
     const seen = new Set<number>();
     for (let i = 0; i < 8; i++) seen.add((await get("/healthz")).pid);
     expect([...seen].sort()).toEqual([survivor, replacement].sort());
+  }, 60_000);
+
+  it("leaves no connection hanging when a worker is killed with a connection on its way to it", async () => {
+    /** One GET on its own connection: answered, closed (reset, hung up) or still open after `patienceMs`. */
+    const attempt = (patienceMs: number) =>
+      new Promise<{ outcome: "answered" | "closed" | "hanging"; at: number }>((resolve) => {
+        const done = (outcome: "answered" | "closed" | "hanging") => {
+          clearTimeout(timer);
+          resolve({ outcome, at: Date.now() });
+        };
+        const req = http.get(`${base()}/healthz`, { agent: false }, (r) => {
+          r.resume();
+          r.on("end", () => done("answered"));
+          r.on("error", () => done("closed"));
+        });
+        req.on("error", () => done("closed"));
+        const timer = setTimeout(() => {
+          req.destroy();
+          done("hanging");
+        }, patienceMs);
+      });
+    const [victim, survivor] = workerPids();
+    // A stopped worker reads nothing from its channel: the primary hands it the next connection and waits for a
+    // "taken" that never comes, while the other connections go to the survivor. Then the worker dies.
+    process.kill(victim, "SIGSTOP");
+    const pending = Array.from({ length: 6 }, () => attempt(10_000));
+    await sleep(1500);
+    process.kill(victim, "SIGKILL");
+    const killedAt = Date.now();
+    const results = await Promise.all(pending);
+    expect(results.filter((r) => r.outcome === "hanging")).toEqual([]);
+    // The connection the dead worker never took is closed at once, not left to the client's patience.
+    expect(results.filter((r) => r.outcome === "closed").length).toBeGreaterThanOrEqual(1);
+    for (const r of results) expect(r.at - killedAt, "settled after the kill (ms)").toBeLessThan(3000);
+    expect(results.filter((r) => r.outcome === "answered").length).toBeGreaterThanOrEqual(1);
+    // The cluster goes on: a replacement starts and both answer.
+    let replacement = 0;
+    for (let i = 0; i < 300 && !replacement; i++) {
+      replacement = workerPids().find((p) => p !== survivor && p !== victim && listening(p)) ?? 0;
+      if (!replacement) await sleep(100);
+    }
+    expect(replacement).toBeGreaterThan(0);
+    expect((await get("/healthz")).status).toBe(200);
   }, 60_000);
 
   it("stops the workers and exits 0 on SIGTERM", async () => {

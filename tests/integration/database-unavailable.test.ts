@@ -2,8 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { sql } from "kysely";
+import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { DB } from "../../app/db/db.server";
+import { createDb, type DB, PG_LOCK_TIMEOUT_MS, PG_STATEMENT_TIMEOUT_MS } from "../../app/db/db.server";
+import { databaseUnavailableCode } from "../../app/db/errors";
 import { addToCart } from "../../app/market/cart.server";
 import { checkHealth } from "../../app/utils/health.server";
 import { createTestApp } from "../support/app";
@@ -89,6 +91,7 @@ describe.skipIf(ENGINE !== "sqlite")("a SQLite database another process holds", 
     const longestGap = loop.stop();
 
     expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("60");
     expect(await res.json()).toEqual({
       result: { code: 503, message: "Please try again in a few minutes" },
       data: { state: "ERROR", error: "DATABASE_BUSY" },
@@ -199,6 +202,99 @@ describe.skipIf(ENGINE !== "sqlite")("a SQLite database another process holds", 
       errors.mockRestore();
     } finally {
       await sql.raw("PRAGMA max_page_count = 4294967294").execute(db);
+    }
+  });
+});
+
+describe.skipIf(ENGINE !== "postgres")("a PostgreSQL lock another session holds, and a statement past its time", () => {
+  let db: DB;
+  let drop: () => Promise<void>;
+  let url: string;
+  let call: Awaited<ReturnType<typeof createTestApp>>;
+  let code: string;
+  /** The other session: psql, a migration, a report someone left open in a transaction. */
+  let other: pg.Client;
+
+  beforeAll(async () => {
+    const t = await createTestDb();
+    ({ db, drop, url } = t);
+    call = await createTestApp(db, { dataDir: t.dataDir });
+    const row = await db
+      .selectFrom("contents")
+      .select("code")
+      .where("price_type", "=", "paid")
+      .where("status", "=", "active")
+      .executeTakeFirstOrThrow();
+    code = row.code;
+    other = new pg.Client({ connectionString: url });
+    await other.connect();
+  });
+  afterAll(async () => {
+    await other.end();
+    await drop();
+  });
+
+  it("opens every pooled session with a lock timeout and a statement timeout", async () => {
+    const { rows } = await sql<{ lock: string; statement: string }>`
+      select current_setting('lock_timeout') as lock, current_setting('statement_timeout') as statement`.execute(db);
+    expect(PG_LOCK_TIMEOUT_MS).toBe(2000);
+    expect(PG_STATEMENT_TIMEOUT_MS).toBe(30_000);
+    expect(rows[0]).toEqual({ lock: "2s", statement: "30s" });
+  });
+
+  it("answers a write 503 with Retry-After within seconds while another session holds the lock; reads go on; writes again once released", async () => {
+    await other.query("BEGIN");
+    // Writers wait for this lock; readers do not.
+    await other.query("LOCK TABLE carts IN EXCLUSIVE MODE");
+    // Should the write wait for the lock without end, the lock goes after 8 s, so the test fails rather than hangs.
+    const safety = setTimeout(() => void other.query("ROLLBACK"), 8000);
+    try {
+      const t0 = performance.now();
+      const write = call("/api/v1/carts", { method: "POST", headers: { ...json, ngt: "pg-busy-1" }, body: addBody(code) });
+      await sleep(100);
+      const count = await call("/api/v1/carts/count", { headers: { ngt: "pg-busy-1" } });
+      const res = await write;
+      const ms = performance.now() - t0;
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toBe("60");
+      expect(await res.json()).toEqual({
+        result: { code: 503, message: "Please try again in a few minutes" },
+        data: { state: "ERROR", error: "DATABASE_BUSY" },
+      });
+      // The lock timeout (2 s) and the answer, with room for a busy machine: seconds, not as long as the lock lasts.
+      expect(ms, "time to the 503 (ms)").toBeGreaterThanOrEqual(PG_LOCK_TIMEOUT_MS - 100);
+      expect(ms, "time to the 503 (ms)").toBeLessThan(4000);
+      expect(count.status).toBe(200);
+    } finally {
+      clearTimeout(safety);
+      await other.query("ROLLBACK");
+    }
+    const again = await call("/api/v1/carts", { method: "POST", headers: { ...json, ngt: "pg-busy-1" }, body: addBody(code) });
+    expect(again.status).toBe(200);
+  });
+
+  it("ends a statement past its time as a busy database (57014), and start-up sessions have no such limits", async () => {
+    const quick = createDb(url, { poolSize: 1, statementTimeoutMs: 300 });
+    try {
+      const t0 = performance.now();
+      const error = await sql`select pg_sleep(5)`.execute(quick).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(performance.now() - t0).toBeLessThan(3000);
+      expect(error).toMatchObject({ code: "57014" });
+      expect(databaseUnavailableCode(error)).toBe("DATABASE_BUSY");
+      expect(databaseUnavailableCode({ code: "55P03" })).toBe("DATABASE_BUSY");
+    } finally {
+      await quick.destroy();
+    }
+    const maintenance = createDb(url, { poolSize: 1, lockTimeoutMs: 0, statementTimeoutMs: 0 });
+    try {
+      const { rows } = await sql<{ lock: string; statement: string }>`
+        select current_setting('lock_timeout') as lock, current_setting('statement_timeout') as statement`.execute(maintenance);
+      expect(rows[0]).toEqual({ lock: "0", statement: "0" });
+    } finally {
+      await maintenance.destroy();
     }
   });
 });

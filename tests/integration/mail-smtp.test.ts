@@ -16,6 +16,7 @@ import type { ComposedMail } from "../../app/market/mail/compose.server";
 import {
   inquiryAnsweredMail,
   inquiryReceivedMail,
+  joinAttemptMail,
   newsletterMail,
   receiptMail,
   refundMail,
@@ -63,7 +64,8 @@ function everyMail(locale: Locale, memberId: number, orderId: number): ComposedM
   const order = { orderNo: "MKT-20261126-0000ABCD", orderId, name: "Ocean 61", total: "KRW 25,900" };
   const quotePath = `/mypage/estimate?token=${DEMO_REQUESTS.quotes.waiting}`;
   return [
-    welcomeMail(to("welcome"), locale, "Kim"),
+    welcomeMail(to("welcome"), locale),
+    joinAttemptMail(to("joinAttempt"), locale),
     receiptMail(to("receipt"), locale, order, true),
     receiptMail(to("receiptKey"), locale, order, false),
     receiptMail(to("deposit"), locale, order, true, true),
@@ -86,7 +88,8 @@ function everyMail(locale: Locale, memberId: number, orderId: number): ComposedM
       quotePath,
     }),
     requestPaidMail(to("requestPaid"), locale, "REQ-20261126-00000001"),
-    inquiryReceivedMail(to("inquiryReceived"), locale, { title: "Refund" }),
+    inquiryReceivedMail(to("inquiryReceived"), locale, { title: "Refund", quoted: true }),
+    inquiryReceivedMail(to("inquiryReceivedBrief"), locale, { title: "Refund", quoted: false }),
     inquiryAnsweredMail(to("inquiryAnswered"), locale, { title: "Refund", answer: "Done.", path: "/mypage/qna/1" }),
     newsletterMail(to("newsletter"), locale, {
       subject: locale === "ko" ? "11월 새 콘텐츠" : "New in November",
@@ -138,8 +141,8 @@ describe(`every mail over SMTP, read back with mailparser, on ${ENGINE}`, () => 
     await drop();
   });
 
-  it("delivers each of the 13 mails in both languages once, to its recipient", () => {
-    expect(sent).toHaveLength(26);
+  it("delivers each of the 15 mails in both languages once, to its recipient", () => {
+    expect(sent).toHaveLength(30);
     expect([...parsed.keys()].sort()).toEqual(sent.map((m) => m.to).sort());
     for (const [to, list] of parsed) expect(list.length, to).toBe(1);
   });
@@ -174,7 +177,8 @@ describe(`every mail over SMTP, read back with mailparser, on ${ENGINE}`, () => 
       const links = [...(mail.html || "").matchAll(/href="([^"]+)"/g)].map((x) => x[1].replaceAll("&amp;", "&"));
       const textLinks = [...(mail.text ?? "").matchAll(/https?:\/\/\S+/g)].map((x) => x[0]);
       // Mails that point nowhere: a key buyer's receipt (no member page), a paid request, an inquiry received.
-      if (!["receiptKey", "requestPaid", "inquiryReceived"].includes(m.kind)) expect(links.length, m.to).toBeGreaterThan(0);
+      if (!["receiptKey", "requestPaid", "inquiryReceived", "inquiryReceivedBrief"].includes(m.kind))
+        expect(links.length, m.to).toBeGreaterThan(0);
       for (const link of [...links, ...textLinks]) {
         expect(link.startsWith(`${PUBLIC}/`), `${m.to}: ${link}`).toBe(true);
         paths.add(link.slice(PUBLIC.length));

@@ -69,3 +69,18 @@ export function isMissing(error: unknown): boolean {
   const e = error as { code?: string; name?: string; $metadata?: { httpStatusCode?: number } };
   return e?.code === "ENOENT" || e?.name === "NoSuchKey" || e?.name === "NotFound" || e?.$metadata?.httpStatusCode === 404;
 }
+
+/**
+ * Whether an error means the storage has no room for a write: the local disk is full (ENOSPC) or the user's quota
+ * is spent (EDQUOT), or the object store says so (HTTP 507 Insufficient Storage, MinIO's XMinioStorageFull). Not the
+ * request's fault and not a bug: the doors answer 503 with Retry-After (app/utils/unavailable.server.ts). Looks
+ * through `cause` a few levels, as a wrapped write error keeps the original there.
+ */
+export function isStorageFull(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === "object" && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const x = e as { code?: unknown; name?: unknown; Code?: unknown; $metadata?: { httpStatusCode?: number } };
+    if (x.code === "ENOSPC" || x.code === "EDQUOT") return true;
+    if (x.name === "XMinioStorageFull" || x.Code === "XMinioStorageFull" || x.$metadata?.httpStatusCode === 507) return true;
+  }
+  return false;
+}

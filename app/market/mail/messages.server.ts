@@ -25,8 +25,19 @@ function standard(kind: string, to: string, locale: Locale, vars: Vars, action?:
   });
 }
 
-export const welcomeMail = (to: string, locale: Locale, nickname: string): ComposedMail =>
-  standard("welcome", to, locale, { nickname }, { labelKey: "mail.action.shop", path: "/" });
+/**
+ * The welcome of a new member. The address is the one typed at join, not verified: the mail quotes nothing the
+ * visitor typed (not even the nickname), and joinMarket caps it per recipient and per client address.
+ */
+export const welcomeMail = (to: string, locale: Locale): ComposedMail =>
+  standard("welcome", to, locale, {}, { labelKey: "mail.action.shop", path: "/" });
+
+/**
+ * To the owner of an address someone tried to join with (it already has an account): nothing changed, sign in if it
+ * was you. Fixed text only, in the owner's language; capped like the welcome (joinMarket).
+ */
+export const joinAttemptMail = (to: string, locale: Locale): ComposedMail =>
+  standard("joinAttempt", to, locale, {}, { labelKey: "mail.action.signIn", path: "/login" });
 
 export interface OrderFacts {
   orderNo: string;
@@ -93,8 +104,14 @@ export const requestToRequesterMail = (
 
 export const requestPaidMail = (to: string, locale: Locale, requestNo: string) => standard("requestPaid", to, locale, { requestNo });
 
-export const inquiryReceivedMail = (to: string, locale: Locale, q: { title: string }) =>
-  standard("inquiryReceived", to, locale, { title: q.title });
+/**
+ * The acknowledgement of a 1:1 inquiry. It quotes the inquiry's title only to the signed-in member's own address
+ * (`quoted`); any other address (a visitor's, or another one a member typed) is not verified, so it gets the brief
+ * acknowledgement with no word of the visitor's text: the store does not carry a stranger's message to whatever
+ * address they name.
+ */
+export const inquiryReceivedMail = (to: string, locale: Locale, q: { title: string; quoted: boolean }) =>
+  q.quoted ? standard("inquiryReceived", to, locale, { title: q.title }) : standard("inquiryReceivedBrief", to, locale, {});
 
 export const inquiryAnsweredMail = (to: string, locale: Locale, q: { title: string; answer: string; path: string }) =>
   standard("inquiryAnswered", to, locale, { title: q.title, answer: q.answer }, { labelKey: "mail.action.inquiry", path: q.path });

@@ -1,8 +1,20 @@
 import { randomBytes } from "node:crypto";
 import type { DB } from "../../db/db.server";
-import { welcomeMail } from "../mail/messages.server";
+import { joinAttemptMail, welcomeMail } from "../mail/messages.server";
 import { queueMail } from "../mail/queue.server";
-import { backoff, forget, hit, KNOWN_ADDRESS, peek, RULES, refund, remember, SIGN_IN_BACKOFF, type Verdict } from "../rate-limits.server";
+import {
+  admitJoinMail,
+  backoff,
+  forget,
+  hit,
+  KNOWN_ADDRESS,
+  peek,
+  RULES,
+  refund,
+  remember,
+  SIGN_IN_BACKOFF,
+  type Verdict,
+} from "../rate-limits.server";
 import { hashPassword, verifyPassword } from "./password.server";
 
 export const SESSION_DAYS = 14;
@@ -100,19 +112,38 @@ export type JoinResult =
   | { ok: true; sessionId: string; user: { id: number; nickname: string; userType: number } }
   | { ok: false; code: "EMAIL_TAKEN" };
 
-/** Creates an individual member and signs them in (one transaction); the anonymous cart moves along. */
+/**
+ * Creates an individual member and signs them in (one transaction); the anonymous cart moves along. An e-mail that
+ * already has an account is EMAIL_TAKEN, after the same password hash, and its owner is told by mail that someone
+ * tried (docs/decisions.md, 2026-11-28): the route answers it like a join, without the session. Either mail (the
+ * welcome, the notice) goes only within admitJoinMail's caps (per recipient, and per client address `ip` when
+ * given), since nobody has verified the address; past them the join goes on without it.
+ */
 export async function joinMarket(
   db: DB,
-  input: { email: string; password: string; nickname: string; marketEmailAgree: boolean; language: string; ngt?: string | null },
+  input: {
+    email: string;
+    password: string;
+    nickname: string;
+    marketEmailAgree: boolean;
+    language: string;
+    ngt?: string | null;
+    ip?: string | null;
+  },
   now = new Date(),
 ): Promise<JoinResult> {
   const email = input.email.trim().toLowerCase();
   // Hash first, whether or not the e-mail is taken: both answers cost the same scrypt.
   const passwordHash = await hashPassword(input.password);
   const sessionId = randomBytes(24).toString("base64url");
+  // Counted before the transaction (the counters are written apart from it), for both answers alike.
+  const mailAllowed = await admitJoinMail(db, input.ip ?? null, email, now);
   return db.transaction().execute(async (trx) => {
-    const taken = await trx.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
-    if (taken) return { ok: false as const, code: "EMAIL_TAKEN" as const };
+    const taken = await trx.selectFrom("users").select(["id", "language"]).where("email", "=", email).executeTakeFirst();
+    if (taken) {
+      if (mailAllowed) await queueMail(trx, joinAttemptMail(email, taken.language === "en" ? "en" : "ko"), now);
+      return { ok: false as const, code: "EMAIL_TAKEN" as const };
+    }
     const user = await trx
       .insertInto("users")
       .values({
@@ -130,7 +161,7 @@ export async function joinMarket(
       .returning(["id", "nickname", "user_type"])
       .executeTakeFirstOrThrow();
     await openSession(trx, sessionId, user.id, now);
-    await queueMail(trx, welcomeMail(email, input.language === "en" ? "en" : "ko", user.nickname), now);
+    if (mailAllowed) await queueMail(trx, welcomeMail(email, input.language === "en" ? "en" : "ko"), now);
     if (input.ngt)
       await trx
         .updateTable("carts")
