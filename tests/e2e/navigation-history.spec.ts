@@ -10,8 +10,8 @@ import {
   settled,
   signIn,
   visit,
-  walkHistory,
   walked,
+  walkHistory,
   walkIn,
 } from "./navigation";
 
