@@ -57,7 +57,7 @@ export default defineConfig({
       VBANK_EXPIRY_INTERVAL_S: "1",
     },
     reuseExistingServer: false,
-    // A first start migrates, seeds and boots two workers: some 40 s on a busy 2-core machine, over 60 s with a
+    // A first start migrates and seeds: some 40 s on a busy 2-core machine, over 60 s with a
     // CPU-bound job beside it (Playwright then killed the server half-started). E2E_START_TIMEOUT_MS overrides.
     timeout: Number(process.env.E2E_START_TIMEOUT_MS ?? 300_000),
     // Stopped with SIGTERM to its process group (the primary stops its workers, a seed child ends), then SIGKILL

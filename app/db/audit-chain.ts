@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import type { Selectable } from "kysely";
+import type { AuditLogTable } from "./schema";
 
 /**
  * The audit log's hash chain (migration 0029): every row of `audit_log` carries its place in the chain (`seq`, 1, 2,
@@ -9,19 +11,7 @@ import { createHash } from "node:crypto";
 export const AUDIT_GENESIS = "0".repeat(64);
 
 /** What a row's hash covers: every column but the id (assigned by the database) and the hashes themselves. */
-export interface AuditChained {
-  seq: number;
-  operator_id: number | null;
-  operator_email: string;
-  action: string;
-  target_type: string;
-  target_id: string | null;
-  before_json: string | null;
-  after_json: string | null;
-  reason: string | null;
-  ip: string | null;
-  created_at: string;
-}
+export type AuditChained = Omit<Selectable<AuditLogTable>, "id" | "prev_hash" | "hash">;
 
 /** The row's hash: SHA-256 (hex) of the previous row's hash, a newline and the row's columns as a JSON array. */
 export function auditRowHash(prevHash: string, row: AuditChained): string {

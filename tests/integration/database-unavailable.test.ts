@@ -98,9 +98,10 @@ describe.skipIf(ENGINE !== "sqlite")("a SQLite database another process holds", 
     });
     expect(ms, "time to the 503 (ms)").toBeLessThan(3000);
     expect(count.status).toBe(200);
-    expect(readMs, "read while waiting (ms)").toBeLessThan(500);
+    // Bounds a busy CI machine keeps; a wait that blocked the event loop would take the whole lock budget.
+    expect(readMs, "read while waiting (ms)").toBeLessThan(1500);
     expect(page.status).toBe(200);
-    expect(longestGap, "longest event-loop gap (ms)").toBeLessThan(250);
+    expect(longestGap, "longest event-loop gap (ms)").toBeLessThan(1000);
 
     release();
     const again = await call("/api/v1/carts", { method: "POST", headers: { ...json, ngt: "busy-1" }, body: addBody(codes[0]) });
