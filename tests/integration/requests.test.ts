@@ -378,8 +378,8 @@ describe(`business customers on ${ENGINE}`, () => {
       expect(await refusal({ request_email: undefined })).toBe("Please enter your email");
       expect(await refusal({ message: "" })).toBe("Enter a message with your company and your name.");
       expect(await refusal({ request_email: "nope" }, "ko")).toBe(
-        ((await import("../../app/i18n/locales/ko/common.json")).default as { request: { error: { emailInvalid: string } } }).request
-          .error.emailInvalid,
+        ((await import("../../app/i18n/locales/ko/common.json")).default as { request: { error: { emailInvalid: string } } }).request.error
+          .emailInvalid,
       );
     });
 
