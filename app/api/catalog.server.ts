@@ -1,14 +1,15 @@
-import { z } from "zod";
 import { contentDetail, relatedContents } from "../market/catalog/detail.server";
 import { fontSubset } from "../market/catalog/fonts.server";
 import { listBanners, listBestSellers, listKeywords, SPACES } from "../market/catalog/landing.server";
 import { findGroup, listContents, listPackages, listThemes } from "../market/catalog/lists.server";
 import { MarketError } from "../market/errors";
+import { PASS_GROUPS } from "../market/pass-groups";
 import { passPriceGroups } from "../market/passes.server";
 import { FONT_PREVIEW_MAX } from "../market/rules";
 import { ITEM_CODE } from "../utils/input.server";
-import { ok } from "./envelope.server";
-import type { ApiCall, ApiRoute } from "./router.server";
+import { type ApiCall, route } from "./define";
+import { contentCard, contentDetail as contentDetailSchema, currency, list } from "./wire";
+import { z } from "./zod";
 
 const paging = (defaultLimit = 20) => ({
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
@@ -16,8 +17,17 @@ const paging = (defaultLimit = 20) => ({
 });
 const contentType = z.enum(["video", "icon", "audio", "font", "package"]);
 const page = z.enum(["home", ...SPACES]);
-const parseQuery = <T extends z.ZodRawShape>(call: ApiCall, shape: T) => z.object(shape).parse(Object.fromEntries(call.query));
 const pageParam = (call: ApiCall) => page.parse(call.params.id, { path: ["id"] });
+const cards = list(contentCard);
+
+const banner = z.object({
+  id: z.number().int(),
+  kind: z.string(),
+  title: z.string(),
+  subtitle: z.string(),
+  image: z.string(),
+  link: z.string(),
+});
 
 /** A content id: the numeric id or the item code (e.g. VI0000012). */
 async function contentByKey(call: ApiCall, key: string) {
@@ -30,34 +40,61 @@ async function contentByKey(call: ApiCall, key: string) {
   return item;
 }
 
-export const catalogRoutes: ApiRoute[] = [
-  {
+const passPrice = z.object({
+  id: z.number().int(),
+  contents_flag: z.number().int(),
+  contents_type_sub: z.number().int().nullable(),
+  contents_count: z.number().int(),
+  price: z.number(),
+  currency,
+  valid_days: z.number().int(),
+});
+
+const tag = "Catalogue";
+
+export const catalogRoutes = [
+  route({
     method: "GET",
     path: "banners/:id",
-    handler: async (call) =>
-      ok({ list: (await listBanners(call.context.db, pageParam(call), call.language)).filter((b) => b.kind === "banner") }),
-  },
-  {
+    tag,
+    summary: "Banners of a page (home or a space)",
+    answer: z.object({ list: z.array(banner) }),
+    handler: async (call) => ({
+      list: (await listBanners(call.context.db, pageParam(call), call.language)).filter((b) => b.kind === "banner"),
+    }),
+  }),
+  route({
     method: "GET",
     path: "keyvisuals/:id",
-    handler: async (call) =>
-      ok({ list: (await listBanners(call.context.db, pageParam(call), call.language)).filter((b) => b.kind === "keyvisual") }),
-  },
-  {
+    tag,
+    summary: "Key visuals of a page (home or a space)",
+    answer: z.object({ list: z.array(banner) }),
+    handler: async (call) => ({
+      list: (await listBanners(call.context.db, pageParam(call), call.language)).filter((b) => b.kind === "keyvisual"),
+    }),
+  }),
+  route({
     method: "GET",
     path: "keywords/:id",
-    handler: async (call) => ok({ list: await listKeywords(call.context.db, pageParam(call), call.language) }),
-  },
-  {
+    tag,
+    summary: "Popular keywords of a page",
+    answer: z.object({ list: z.array(z.string()) }),
+    handler: async (call) => ({ list: await listKeywords(call.context.db, pageParam(call), call.language) }),
+  }),
+  route({
     method: "GET",
     path: "contents",
-    handler: async (call) => {
-      const q = parseQuery(call, {
-        space: z.enum(SPACES),
-        page: z.enum(["best", "new"]).default("best"),
-        group_id: z.coerce.number().int().positive().optional(),
-        ...paging(),
-      });
+    tag,
+    summary: "Contents of a space (best or new), optionally of a group",
+    query: z.object({
+      space: z.enum(SPACES),
+      page: z.enum(["best", "new"]).default("best"),
+      group_id: z.coerce.number().int().positive().optional(),
+      ...paging(),
+    }),
+    answer: cards,
+    handler: async (call, input) => {
+      const q = input.query();
       const group = q.group_id ? await findGroup(call.context.db, q.group_id, call.language) : null;
       // Genres and moods are audio terms but also describe video; any other group must belong to the space.
       const fits = group && (group.kind === "genre" || group.kind === "mood" || q.space === "benefit" || group.space === q.space);
@@ -74,88 +111,111 @@ export const catalogRoutes: ApiRoute[] = [
         },
         call.language,
       );
-      return ok({ list: result.list, total_count: result.total });
+      return { list: result.list, total_count: result.total };
     },
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: "free/contents",
-    handler: async (call) => {
-      const from = z.enum(["free_page", "product"]).parse(call.query.get("from"), { path: ["from"] });
-      if (from === "free_page") {
-        const q = parseQuery(call, { from: z.literal("free_page"), contents_type: contentType.optional() });
+    tag,
+    summary: "Free and benefit contents: the free page's (from=free_page) or a product list's (from=product)",
+    query: z.object({
+      from: z.enum(["free_page", "product"]),
+      contents_type: contentType.optional().openapi({ description: "Required with from=product." }),
+      free_type: z.enum(["free", "benefit", "all"]).default("all"),
+      ...paging(),
+    }),
+    answer: cards,
+    handler: async (call, input) => {
+      const q = input.query();
+      if (q.from === "free_page") {
         if (!q.contents_type) {
           const list = await listBestSellers(call.context.db, "benefit", call.language, 12);
-          return ok({ list, total_count: list.length });
+          return { list, total_count: list.length };
         }
         const result = await listContents(
           call.context.db,
           { type: q.contents_type, price: "free_benefit", offset: 0, limit: 12 },
           call.language,
         );
-        return ok({ list: result.list, total_count: result.total });
+        return { list: result.list, total_count: result.total };
       }
-      const q = parseQuery(call, {
-        from: z.literal("product"),
-        contents_type: contentType,
-        free_type: z.enum(["free", "benefit", "all"]).default("all"),
-        ...paging(),
-      });
+      const type = contentType.parse(q.contents_type, { path: ["contents_type"] });
       const result = await listContents(
         call.context.db,
-        { type: q.contents_type, price: q.free_type === "all" ? "free_benefit" : q.free_type, offset: q.offset, limit: q.limit },
+        { type, price: q.free_type === "all" ? "free_benefit" : q.free_type, offset: q.offset, limit: q.limit },
         call.language,
       );
-      return ok({ list: result.list, total_count: result.total });
+      return { list: result.list, total_count: result.total };
     },
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: "contents/:id/related",
-    handler: async (call) => {
-      const q = parseQuery(call, paging(8));
+    tag,
+    summary: "Contents related to one (same genre, else category)",
+    query: z.object(paging(8)),
+    answer: cards,
+    handler: async (call, input) => {
+      const q = input.query();
       const item = await contentByKey(call, call.params.id);
       const result = await relatedContents(call.context.db, item.id, call.language, q);
-      return ok({ list: result?.list ?? [], total_count: result?.total ?? 0 });
+      return { list: result?.list ?? [], total_count: result?.total ?? 0 };
     },
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: "contents/:id",
-    handler: async (call) => {
-      const q = parseQuery(call, { contents_type: contentType.optional() });
+    tag,
+    summary: "One content by id or item code",
+    query: z.object({ contents_type: contentType.optional() }),
+    answer: contentDetailSchema,
+    handler: async (call, input) => {
+      const q = input.query();
       const item = await contentByKey(call, call.params.id);
       if (q.contents_type && q.contents_type !== item.type)
         throw new MarketError("NOT_FOUND", 404, `Content ${call.params.id} is not of type ${q.contents_type}`);
-      return ok(item);
+      return item;
     },
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: "themes",
-    handler: async (call) => {
-      const q = parseQuery(call, { space: contentType, page: z.string().optional(), ...paging(10) });
+    tag,
+    summary: "Themes of a space, each with its first items",
+    query: z.object({ space: contentType, page: z.string().optional(), ...paging(10) }),
+    answer: list(z.object({ id: z.number().int(), code: z.string(), name: z.string(), items: z.array(contentCard) })),
+    handler: async (call, input) => {
+      const q = input.query();
       const result = await listThemes(call.context.db, q.space, call.language, q);
-      return ok({ list: result.list, total_count: result.total });
+      return { list: result.list, total_count: result.total };
     },
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: "packages",
-    handler: async (call) => {
-      const q = parseQuery(call, { cate1: z.coerce.number().int().positive().optional(), ...paging() });
+    tag,
+    summary: "Packages, optionally of a package category (cate1)",
+    query: z.object({ cate1: z.coerce.number().int().positive().optional(), ...paging() }),
+    answer: list(contentCard.extend({ item_count: z.number().int() })),
+    handler: async (call, input) => {
+      const q = input.query();
       const group = q.cate1 ? await findGroup(call.context.db, q.cate1, call.language) : null;
       if (q.cate1 && (group?.space !== "package" || group.kind !== "category"))
         throw new MarketError("NOT_FOUND", 404, `No package category ${q.cate1}`);
       const result = await listPackages(call.context.db, call.language, { offset: q.offset, limit: q.limit, categoryId: q.cate1 });
-      return ok({ list: result.list, total_count: result.total });
+      return { list: result.list, total_count: result.total };
     },
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: "font/list",
-    handler: async (call) => {
-      const q = parseQuery(call, { cate1: z.coerce.number().int().positive().optional(), ...paging() });
+    tag,
+    summary: "Fonts, optionally of a font category (cate1)",
+    query: z.object({ cate1: z.coerce.number().int().positive().optional(), ...paging() }),
+    answer: cards,
+    handler: async (call, input) => {
+      const q = input.query();
       const group = q.cate1 ? await findGroup(call.context.db, q.cate1, call.language) : null;
       if (q.cate1 && group?.space !== "font") throw new MarketError("NOT_FOUND", 404, `No font category ${q.cate1}`);
       const result = await listContents(
@@ -163,20 +223,24 @@ export const catalogRoutes: ApiRoute[] = [
         { type: "font", group: group ? { id: group.id, kind: group.kind } : undefined, offset: q.offset, limit: q.limit },
         call.language,
       );
-      return ok({ list: result.list, total_count: result.total });
+      return { list: result.list, total_count: result.total };
     },
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: "font/subset",
-    handler: async (call) => {
-      const q = parseQuery(call, {
-        contents_code: z.string().regex(/^FO\d{7}$/, "must be a font's code"),
-        text: z
-          .string()
-          .max(FONT_PREVIEW_MAX * 2)
-          .default(""),
-      });
+    tag,
+    summary: "A font cut to the characters of a preview text (WOFF2)",
+    query: z.object({
+      contents_code: z.string().regex(/^FO\d{7}$/, "must be a font's code"),
+      text: z
+        .string()
+        .max(FONT_PREVIEW_MAX * 2)
+        .default(""),
+    }),
+    answer: { binary: "font/woff2" },
+    handler: async (call, input) => {
+      const q = input.query();
       const font = await fontSubset(call.context.db, call.context.storage, q.contents_code, q.text);
       return new Response(new Uint8Array(font), {
         headers: {
@@ -186,21 +250,28 @@ export const catalogRoutes: ApiRoute[] = [
         },
       });
     },
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: "font/:id",
-    handler: async (call) => {
-      // contents_type 4 is the font type code (the spec's default); no other value names a font.
-      const q = parseQuery(call, { contents_type: z.coerce.number().pipe(z.literal(4)).default(4) });
+    tag,
+    summary: "One font by id or item code",
+    // contents_type 4 is the font type code (the spec's default); no other value names a font.
+    query: z.object({ contents_type: z.coerce.number().pipe(z.literal(4)).default(4) }),
+    answer: contentDetailSchema.extend({ contents_type: z.literal(4) }),
+    handler: async (call, input) => {
+      const q = input.query();
       const item = await contentByKey(call, call.params.id);
       if (item.type !== "font") throw new MarketError("NOT_FOUND", 404, `Content ${call.params.id} is not a font`);
-      return ok({ ...item, contents_type: q.contents_type });
+      return { ...item, contents_type: q.contents_type };
     },
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: "passes",
-    handler: async ({ context, language }) => ok({ list: await passPriceGroups(context.db, language) }),
-  },
+    tag,
+    summary: "Pass prices by group, each ascending by contents_count",
+    answer: z.object({ list: z.object(Object.fromEntries(PASS_GROUPS.map((g) => [g, z.array(passPrice)]))) }),
+    handler: async ({ context, language }) => ({ list: await passPriceGroups(context.db, language) }),
+  }),
 ];

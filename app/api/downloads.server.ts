@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { type DownloadMode, downloadLicenseOf, redeemBridge, requestDownloads } from "../market/downloads/downloads.server";
 import { downloadLibrary } from "../market/downloads/library.server";
 import { licenceOverlap } from "../market/downloads/overlap.server";
@@ -7,9 +6,9 @@ import { MarketError } from "../market/errors";
 import { identifyLicense, type LicenseIdentity } from "../market/licenses.server";
 import { MIN_EDITOR_VERSION } from "../market/rules";
 import { itemCode } from "../utils/input.server";
-import { readJson } from "./caller.server";
-import { ok } from "./envelope.server";
-import type { ApiCall, ApiRoute } from "./router.server";
+import { type ApiCall, type ApiRoute, route } from "./define";
+import { downloadResult } from "./wire";
+import { z } from "./zod";
 
 /** The editor's licence: the `license_id` and `hw_info` headers, verified together. */
 async function editorLicense(call: ApiCall): Promise<LicenseIdentity> {
@@ -45,57 +44,106 @@ async function idsOf(call: ApiCall, list: { item_code: string }[]) {
   return rows.map((r) => r.id);
 }
 
-function download(mode: DownloadMode): ApiRoute["handler"] {
-  return async (call) => {
-    const license = await editorLicense(call);
-    const input = z.object({ contents_list: contentsList, pass_id: z.number().int().positive().optional() }).parse(await readJson(call));
-    if (mode === "pass" && !input.pass_id) throw new MarketError("PASS_REQUIRED", 400, "pass_id: send the pass to download with");
-    const result = await requestDownloads(
-      call.context.db,
-      {
-        license: downloadLicenseOf(license),
-        userId: license.userId,
-        contentIds: await idsOf(call, input.contents_list),
-        mode,
-        passId: input.pass_id,
-        windows: onWindows(call),
-      },
-      call.language,
-    );
-    return ok({ state: result.granted.length ? "SUCCESS" : "ERROR", ...result });
-  };
+const libraryItem = z.object({
+  content_id: z.number().int(),
+  code: z.string(),
+  type: z.string(),
+  title: z.string(),
+  thumb: z.string().nullable(),
+  source: z.string().openapi({ description: "How the licence holds it: purchase or pass (free and benefit in extras)." }),
+  until: z.string(),
+  expired: z.boolean(),
+  discontinued: z.boolean(),
+  downloads: z.number().int(),
+});
+
+const tag = "Downloads (editor)";
+const editor = ["license_id", "hw_info", "os"] as const;
+
+function download(mode: DownloadMode, path: string, summary: string): ApiRoute {
+  return route({
+    method: "POST",
+    path,
+    tag,
+    summary,
+    headers: [...editor],
+    body: z.object({
+      contents_list: contentsList,
+      pass_id: z.number().int().positive().optional().openapi({ description: "The pass to download with (contents/downloads/pass)." }),
+    }),
+    answer: downloadResult,
+    handler: async (call, input) => {
+      const license = await editorLicense(call);
+      const body = await input.body();
+      if (mode === "pass" && !body.pass_id) throw new MarketError("PASS_REQUIRED", 400, "pass_id: send the pass to download with");
+      const result = await requestDownloads(
+        call.context.db,
+        {
+          license: downloadLicenseOf(license),
+          userId: license.userId,
+          contentIds: await idsOf(call, body.contents_list),
+          mode,
+          passId: body.pass_id,
+          windows: onWindows(call),
+        },
+        call.language,
+      );
+      return { state: result.granted.length ? "SUCCESS" : "ERROR", ...result };
+    },
+  });
 }
 
 /** Downloads into the editor (spec section 7: contents/downloads, /free, /pass; users/downloads; overlap; hwinfo). */
-export const downloadRoutes: ApiRoute[] = [
-  { method: "POST", path: "contents/downloads", handler: download("owned") },
-  { method: "POST", path: "contents/downloads/free", handler: download("free") },
-  { method: "POST", path: "contents/downloads/pass", handler: download("pass") },
-  {
+export const downloadRoutes = [
+  download("owned", "contents/downloads", "Signed links for items the licence holds"),
+  download("free", "contents/downloads/free", "Signed links for free and benefit items"),
+  download("pass", "contents/downloads/pass", "Signed links for items taken with a pass"),
+  route({
     method: "POST",
     path: "contents/downloads/redeem",
-    handler: async (call) => {
+    tag,
+    summary: "Redeems a hand-over token from the website's download page",
+    headers: [...editor],
+    body: z.object({ token: z.string().min(20).max(64) }),
+    answer: downloadResult,
+    handler: async (call, input) => {
       const license = await editorLicense(call);
-      const input = z.object({ token: z.string().min(20).max(64) }).parse(await readJson(call));
-      const result = await redeemBridge(call.context.db, input.token, downloadLicenseOf(license), onWindows(call), call.language);
-      return ok({ state: result.granted.length ? "SUCCESS" : "ERROR", ...result });
+      const body = await input.body();
+      const result = await redeemBridge(call.context.db, body.token, downloadLicenseOf(license), onWindows(call), call.language);
+      return { state: result.granted.length ? "SUCCESS" : "ERROR", ...result };
     },
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: "users/downloads",
+    tag,
+    summary: "What the licence can download: items, passes, and free items it took before",
+    headers: ["license_id", "hw_info"],
+    answer: z.object({
+      list: z.array(libraryItem),
+      total_count: z.number().int(),
+      passes: z.array(
+        z.object({ id: z.number().int(), group: z.string(), remaining: z.number().int(), total: z.number().int(), expires_at: z.string() }),
+      ),
+      extras: z.array(libraryItem),
+    }),
     handler: async (call) => {
       const license = await editorLicense(call);
       const library = await downloadLibrary(call.context.db, license.id, call.language);
-      return ok({ list: library.items, total_count: library.items.length, passes: library.passes, extras: library.extras });
+      return { list: library.items, totalCount: library.items.length, passes: library.passes, extras: library.extras };
     },
-  },
-  {
+  }),
+  route({
     method: "POST",
     path: "users/contents/overlap",
-    handler: async (call) => {
+    tag,
+    summary: "Which of these items the licence already holds and can use now",
+    headers: ["license_id", "hw_info"],
+    body: z.object({ contents_list: contentsList }),
+    answer: z.object({ list: z.array(z.object({ item_code: z.string(), owned: z.boolean() })) }),
+    handler: async (call, input) => {
       const license = await editorLicense(call);
-      const input = z.object({ contents_list: contentsList }).parse(await readJson(call));
+      const body = await input.body();
       // The one overlap rule (issue 24, point 3): what the licence holds and can use now.
       const rows = await call.context.db
         .selectFrom("contents")
@@ -103,7 +151,7 @@ export const downloadRoutes: ApiRoute[] = [
         .where(
           "code",
           "in",
-          input.contents_list.map((i) => i.item_code),
+          body.contents_list.map((i) => i.item_code),
         )
         .execute();
       const held = new Set(
@@ -116,26 +164,41 @@ export const downloadRoutes: ApiRoute[] = [
         ).map((o) => o.contentId),
       );
       const owned = new Set(rows.filter((r) => held.has(r.id)).map((r) => r.code));
-      return ok({ list: input.contents_list.map((i) => ({ item_code: i.item_code, owned: owned.has(i.item_code) })) });
+      return { list: body.contents_list.map((i) => ({ item_code: i.item_code, owned: owned.has(i.item_code) })) };
     },
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: "products/identify/hwinfo",
+    tag,
+    summary: "The licence the editor speaks for",
+    headers: ["license_id", "hw_info"],
+    answer: z.object({
+      license_id: z.string().openapi({ description: "The product key." }),
+      alias: z.string().nullable(),
+      owner_kind: z.enum(["individual", "b2bg", "nonmember"]),
+      status: z.string(),
+      license_type: z.string(),
+      valid_until: z.string().nullable(),
+      product_version: z.string(),
+      minimum_version: z.string(),
+      update_required: z.boolean(),
+      market_member: z.boolean(),
+    }),
     handler: async (call) => {
       const license = await editorLicense(call);
-      return ok({
+      return {
         license_id: license.serial,
         alias: license.alias,
-        owner_kind: license.ownerKind,
+        ownerKind: license.ownerKind,
         status: license.status,
-        license_type: license.licenseType,
-        valid_until: license.validUntil,
-        product_version: license.productVersion,
-        minimum_version: MIN_EDITOR_VERSION,
-        update_required: !versionAtLeast(license.productVersion),
-        market_member: license.userId !== null,
-      });
+        licenseType: license.licenseType,
+        validUntil: license.validUntil,
+        productVersion: license.productVersion,
+        minimumVersion: MIN_EDITOR_VERSION,
+        updateRequired: !versionAtLeast(license.productVersion),
+        marketMember: license.userId !== null,
+      };
     },
-  },
+  }),
 ];

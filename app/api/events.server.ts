@@ -1,12 +1,12 @@
-import { z } from "zod";
 import { fixedT } from "../i18n/i18n.server";
 import { MarketError } from "../market/errors";
 import { getEvent, listEvents, type MarketEvent, showsTestEvents } from "../market/events.server";
 import { PAGE_SIZE } from "../market/rules";
 import { publicOrigin } from "../utils/origin.server";
 import { isTestMode } from "../utils/test-mode.server";
-import { ok } from "./envelope.server";
-import type { ApiCall, ApiRoute } from "./router.server";
+import { type ApiCall, route } from "./define";
+import { list } from "./wire";
+import { z } from "./zod";
 
 const testYn = z.enum(["Y", "N"]).default("N");
 const listQuery = z.object({
@@ -28,36 +28,60 @@ const toApi = (call: ApiCall, e: MarketEvent) => ({
   discount_percent: e.coupon?.percent ?? null,
   starts_at: e.startsAt,
   ends_at: e.endsAt,
-  state: e.state,
+  status: e.state,
   test_yn: e.test ? "Y" : "N",
 });
+
+const event = z
+  .object({
+    id: z.number().int(),
+    title: z.string(),
+    body: z.string(),
+    image_url: z.string().nullable(),
+    coupon_code: z.string().nullable(),
+    discount_percent: z.number().nullable(),
+    starts_at: z.string(),
+    ends_at: z.string(),
+    status: z.enum(["running", "ended"]).openapi({ description: "The event's own status (data.state stays the SUCCESS/ERROR marker)." }),
+    test_yn: z.enum(["Y", "N"]),
+  })
+  .openapi("Event");
+const tag = "Notices and events";
 
 const includeTest = (call: ApiCall, asked: "Y" | "N") => showsTestEvents(asked, isTestMode(call.context));
 
 /** Events (spec section 7: pboard/event, pboard/event/{id} with testYn), in the caller's `language`. */
-export const eventRoutes: ApiRoute[] = [
-  {
+export const eventRoutes = [
+  route({
     method: "GET",
     path: "pboard/event",
-    handler: async (call) => {
-      const q = listQuery.parse(Object.fromEntries(call.query));
+    tag,
+    summary: "Events (testYn=Y adds test events where allowed)",
+    query: listQuery,
+    answer: list(event),
+    handler: async (call, input) => {
+      const q = input.query();
       const result = await listEvents(call.context.db, call.language, {
         offset: q.offset,
         limit: q.limit,
         includeTest: includeTest(call, q.testYn),
       });
-      return ok({ list: result.list.map((e) => toApi(call, e)), total_count: result.total });
+      return { list: result.list.map((e) => toApi(call, e)), total_count: result.total };
     },
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: "pboard/event/:id",
-    handler: async (call) => {
+    tag,
+    summary: "One event",
+    query: z.object({ testYn }),
+    answer: event,
+    handler: async (call, input) => {
       const id = eventId.parse(call.params.id, { path: ["id"] });
-      const asked = testYn.parse(call.query.get("testYn") ?? undefined, { path: ["testYn"] });
-      const event = await getEvent(call.context.db, id, call.language, { includeTest: includeTest(call, asked) });
-      if (!event) throw new MarketError("EVENT_NOT_FOUND", 404, fixedT(call.language)("event.notFound"));
-      return ok(toApi(call, event));
+      const asked = input.query().testYn;
+      const found = await getEvent(call.context.db, id, call.language, { includeTest: includeTest(call, asked) });
+      if (!found) throw new MarketError("EVENT_NOT_FOUND", 404, fixedT(call.language)("event.notFound"));
+      return toApi(call, found);
     },
-  },
+  }),
 ];

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { PAY_METHODS } from "../integrations/payments/gateway";
 import { MarketError } from "../market/errors";
 import { identifyLicense } from "../market/licenses.server";
@@ -9,11 +8,11 @@ import { placeOrder } from "../market/orders/orders.server";
 import { lookupBusinessKey } from "../market/requests/lookup.server";
 import { publicOrigin } from "../utils/origin.server";
 import { readShopper } from "../utils/shopper.server";
-import { readJson } from "./caller.server";
-import { ok } from "./envelope.server";
+import { type ApiCall, route } from "./define";
 import { keyOfCall } from "./requests.server";
-import type { ApiCall, ApiRoute } from "./router.server";
-import { snakeKeys } from "./snake-case";
+import { verbatim } from "./snake-case";
+import { orderDetail as orderDetailSchema, orderRow, passRow, success } from "./wire";
+import { z } from "./zod";
 
 /**
  * Whose payments a call asks about: the signed-in member's (authorizationToken), or — for the editor, which has
@@ -46,15 +45,22 @@ const paging = z.object({
   to: z.string().datetime({ offset: true }).optional(),
 });
 
+const productKey = z.string().trim().min(1).max(64);
 const paymentSchema = z.object({
   items: z.array(checkoutItemSchema).min(1).max(100).optional(),
-  license_id: z.number().int().positive().optional(),
-  serial: z.string().trim().min(1).max(64).optional(),
+  license_id: productKey
+    .openapi({
+      description:
+        "The product key: the licence a member's purchase goes on, or the business key of a key-only direct purchase (with license_email). A number is the old internal licence id, accepted for one release.",
+    })
+    .or(z.number().int().positive().openapi({ deprecated: true }))
+    .optional(),
+  /** Old names of the product key, accepted for one release (docs/decisions.md, 2026-11-28). */
+  license_key: productKey.optional().openapi({ deprecated: true, description: "Old name of license_id (a key-only purchase)." }),
+  serial: productKey.optional().openapi({ deprecated: true, description: "Old name of license_id (a member's purchase)." }),
   /** A representative paying purchase requests (the licence is the requests' key). */
   request_id_list: z.array(z.number().int().positive()).min(1).max(100).optional(),
-  /** A key-only direct purchase: the business key and its licensing e-mail (or the editor's licence headers). */
-  license_key: z.string().trim().min(1).max(64).optional(),
-  license_email: z.string().trim().email().optional(),
+  license_email: z.string().trim().email().optional().openapi({ description: "The business key's licensing e-mail." }),
   method: z.enum(PAY_METHODS),
   agree_terms: z.literal(true, { errorMap: () => ({ message: "apiError.AGREE_TERMS" }) }),
   agree_paid: z.literal(true, { errorMap: () => ({ message: "apiError.AGREE_PAID" }) }),
@@ -64,22 +70,32 @@ const paymentSchema = z.object({
 });
 
 const mailSend = z.object({ type: z.literal("receipt"), order_id: z.number().int().positive() });
+const tag = "Payments";
+const payer = ["authorizationToken", "license_id", "hw_info", "license_email"] as const;
 
 /** Payments and passes (spec section 7: POST payment service, users/orders, users/orders/{id}, users/passes). */
-export const orderRoutes: ApiRoute[] = [
-  {
+export const orderRoutes = [
+  route({
     method: "GET",
     path: "users/orders",
-    handler: async (call) => {
+    tag,
+    summary: "Payments of the member, or of the licence (license_id with hw_info, or with license_email)",
+    headers: [...payer],
+    query: paging,
+    answer: z.object({ list: z.array(orderRow), total_count: z.number().int(), searchable_from: z.string() }),
+    handler: async (call, input) => {
       const owner = await orderOwner(call);
-      const q = paging.parse(Object.fromEntries(call.query));
-      const result = await listOrders(call.context.db, owner, call.language, q);
-      return ok({ list: snakeKeys(result.list), total_count: result.total_count, searchable_from: result.floor });
+      const result = await listOrders(call.context.db, owner, call.language, input.query());
+      return { list: result.list, total_count: result.total_count, searchable_from: result.floor };
     },
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: "users/orders/:id",
+    tag,
+    summary: "One payment with its lines",
+    headers: [...payer],
+    answer: orderDetailSchema,
     handler: async (call) => {
       const owner = await orderOwner(call);
       const id = z.coerce
@@ -89,29 +105,50 @@ export const orderRoutes: ApiRoute[] = [
         .parse(call.params.id, { path: ["id"] });
       const detail = await orderDetail(call.context.db, owner, id, call.language);
       if (!detail) throw new MarketError("ORDER_NOT_FOUND", 404, "No such payment");
-      return ok(snakeKeys(detail));
+      return detail;
     },
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: "users/passes",
-    handler: async (call) => {
+    tag,
+    summary: "Passes of the member or the licence",
+    headers: [...payer],
+    query: z.object({ status: z.enum(["available", "expired", "unavailable"]).optional() }),
+    answer: z.object({ list: z.array(passRow), total_count: z.number().int() }),
+    handler: async (call, input) => {
       const owner = await orderOwner(call);
-      const status = z
-        .enum(["available", "expired", "unavailable"])
-        .optional()
-        .parse(call.query.get("status") ?? undefined, { path: ["status"] });
-      const list = await listPasses(call.context.db, owner, { status });
-      return ok({ list: snakeKeys(list), total_count: list.length });
+      const list = await listPasses(call.context.db, owner, { status: input.query().status });
+      return { list, total_count: list.length };
     },
-  },
-  {
+  }),
+  route({
     method: "POST",
     path: "payments",
-    handler: async (call) => {
-      const input = paymentSchema.parse(await readJson(call));
+    tag,
+    summary: "Places an order and begins its payment (a member, a representative paying requests, or a business key)",
+    headers: ["authorizationToken", "license_id", "hw_info"],
+    body: paymentSchema,
+    answer: z.object({
+      state: success,
+      order_no: z.string(),
+      checkout: z.object({
+        kind: z.enum(["redirect", "browser-sdk"]),
+        gateway_payment_id: z.string(),
+        url: z.string().optional().openapi({ description: "Where to send the payer (kind redirect)." }),
+        sdk: z
+          .record(z.unknown())
+          .optional()
+          .openapi({ description: "The gateway's browser-SDK parameters, in its own names (kind browser-sdk)." }),
+      }),
+    }),
+    handler: async (call, input) => {
+      const body = await input.body();
+      // The product key under its spec name, or its old names (one release); a number is the old internal id.
+      const key = typeof body.license_id === "string" ? body.license_id : (body.license_key ?? body.serial);
+      const internalId = typeof body.license_id === "number" ? body.license_id : undefined;
       const common = {
-        method: input.method,
+        method: body.method,
         locale: call.language,
         origin: publicOrigin(call.request, call.context),
       };
@@ -120,45 +157,56 @@ export const orderRoutes: ApiRoute[] = [
       if (!viewer) {
         // No login: a direct purchase by a business key (spec section 6), bound to the key.
         const editor = call.request.headers.get("license_id") && call.request.headers.get("hw_info");
-        if (!editor && !input.license_key)
+        // Without the editor's headers a key is only the caller's with its licensing e-mail.
+        if (!editor && !(key && body.license_email))
           throw new MarketError(
             "UNAUTHORIZED",
             401,
-            "Sign in first (authorizationToken), or buy directly with license_key and license_email",
+            "Sign in first (authorizationToken), or buy directly with license_id and license_email",
           );
-        const key = await keyOfCall(call, { license_id: input.license_key, license_email: input.license_email });
-        if (!input.items) throw new MarketError("CHECKOUT_EMPTY", 400, "Nothing to pay for");
+        const business = await keyOfCall(call, { license_id: key, license_email: body.license_email });
+        if (!body.items) throw new MarketError("CHECKOUT_EMPTY", 400, "Nothing to pay for");
         placed = await placeOrder(call.context.db, call.context.payments, {
           ...common,
-          buyer: { id: null, userType: 2, email: key.email },
-          purchase: { category: "direct", key },
-          items: input.items,
+          buyer: { id: null, userType: 2, email: business.email },
+          purchase: { category: "direct", key: business },
+          items: body.items,
           license: {},
-          idempotencyKey: `key:${key.licenseId}:api:${input.idempotency_key}`,
+          idempotencyKey: `key:${business.licenseId}:api:${body.idempotency_key}`,
         });
       } else {
         placed = await placeOrder(call.context.db, call.context.payments, {
           ...common,
           buyer: viewer,
-          purchase: input.request_id_list ? { category: "request", requestIds: input.request_id_list } : { category: "member" },
-          items: input.items ?? [],
-          license: { licenseId: input.license_id, serial: input.serial },
-          idempotencyKey: `${viewer.id}:api:${input.idempotency_key}`,
-          coupon: input.coupon,
+          purchase: body.request_id_list ? { category: "request", requestIds: body.request_id_list } : { category: "member" },
+          items: body.items ?? [],
+          license: { licenseId: internalId, serial: key },
+          idempotencyKey: `${viewer.id}:api:${body.idempotency_key}`,
+          coupon: body.coupon,
         });
       }
-      return ok({ state: "SUCCESS", order_no: placed.orderNo, checkout: placed.checkout });
+      const { checkout } = placed;
+      return {
+        state: "SUCCESS",
+        orderNo: placed.orderNo,
+        checkout: checkout.kind === "browser-sdk" ? { ...checkout, sdk: verbatim(checkout.sdk) } : checkout,
+      };
     },
-  },
-  {
+  }),
+  route({
     method: "POST",
     path: "mail/send",
-    handler: async (call) => {
+    tag,
+    summary: "Sends the receipt of one of the caller's paid orders again",
+    headers: [...payer],
+    body: mailSend,
+    answer: z.object({ state: success, to: z.string() }),
+    handler: async (call, input) => {
       // What mail/send sends (docs/decisions.md): the receipt of one of the caller's paid orders, again.
       const owner = await orderOwner(call);
-      const input = mailSend.parse(await readJson(call));
-      const sent = await resendReceipt(call.context.db, owner, input.order_id, call.context.clientIp);
-      return ok({ state: "SUCCESS", to: sent.to });
+      const body = await input.body();
+      const sent = await resendReceipt(call.context.db, owner, body.order_id, call.context.clientIp);
+      return { state: "SUCCESS", to: sent.to };
     },
-  },
+  }),
 ];

@@ -20,3 +20,28 @@ export function snakeKeys<T>(value: T): Snaked<T> {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [snakeKey(k), snakeKeys(v)])) as Snaked<T>;
   return value as Snaked<T>;
 }
+
+/**
+ * A value whose keys are sent as they are (a payment gateway's browser-SDK parameters): snakeKeys stops at it.
+ * Its prototype is null, so it is not a plain object to snakeKeys; JSON and zod read it as any object.
+ */
+export function verbatim<T extends object>(value: T): T {
+  return Object.assign(Object.create(null), value);
+}
+
+/** Keys of `before` (a plain object tree) that `after` lacks: what an answer schema left out, as dotted paths. */
+export function droppedKeys(before: unknown, after: unknown, at = ""): string[] {
+  if (Array.isArray(before) && Array.isArray(after))
+    return before.flatMap((v, i) => droppedKeys(v, after[i], `${at}[]`)).filter((k, i, all) => all.indexOf(k) === i);
+  if (!isPlain(before) || !isPlain(after)) return [];
+  return Object.keys(before).flatMap((k) =>
+    k in after
+      ? droppedKeys((before as Record<string, unknown>)[k], (after as Record<string, unknown>)[k], at ? `${at}.${k}` : k)
+      : (before as Record<string, unknown>)[k] === undefined
+        ? []
+        : [at ? `${at}.${k}` : k],
+  );
+}
+
+const isPlain = (v: unknown): v is object =>
+  v !== null && typeof v === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(v));

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { Locale } from "../i18n/config";
 import { fixedT } from "../i18n/i18n.server";
 import { MarketError } from "../market/errors";
@@ -12,8 +11,9 @@ import { readBoundedForm } from "../utils/multipart.server";
 import { publicOrigin } from "../utils/origin.server";
 import { readShopper } from "../utils/shopper.server";
 import { requireMember } from "./caller.server";
-import { ok } from "./envelope.server";
-import type { ApiCall, ApiRoute } from "./router.server";
+import { type ApiCall, route } from "./define";
+import { list, success } from "./wire";
+import { z } from "./zod";
 
 const blankIsNone = (v: unknown) => (v === "" ? undefined : v);
 
@@ -46,24 +46,42 @@ async function readInquiryPost(call: ApiCall, edit: boolean) {
  * list and one inquiry; POST files one, as the /support/question page does, members or not; PUT edits one of the
  * member's not yet answered). Names and messages are in the caller's `language`.
  */
-export const supportRoutes: ApiRoute[] = [
-  {
+const category = z.enum(SUPPORT_CATEGORIES);
+const status = z.enum(["accepted", "completed"]);
+const inquiryForm = z.object({
+  category,
+  title: z.string(),
+  description: z.string().openapi({ description: "Up to 1,000 characters." }),
+  email: z.string(),
+  file: z.string().optional().openapi({ format: "binary", description: "jpg or png, up to 2 MB." }),
+});
+const tag = "Support";
+
+export const supportRoutes = [
+  route({
     method: "GET",
     path: "support/category",
+    tag,
+    summary: "Inquiry categories",
+    answer: list(z.object({ code: category, name: z.string() })),
     handler: async (call) => {
       const t = fixedT(call.language);
       const list = SUPPORT_CATEGORIES.map((code) => ({ code, name: t(`support.categories.${code}`) }));
-      return ok({ list, total_count: list.length });
+      return { list, total_count: list.length };
     },
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: "support/faq",
-    handler: async (call) => {
-      const q = faqQuery.parse(Object.fromEntries(call.query));
+    tag,
+    summary: "Frequently asked questions, by keyword and category",
+    query: faqQuery,
+    answer: list(z.object({ id: z.number().int(), category, category_name: z.string(), question: z.string(), answer: z.string() })),
+    handler: async (call, input) => {
+      const q = input.query();
       const t = fixedT(call.language);
       const found = await listFaq(call.context.db, call.language, q);
-      return ok({
+      return {
         list: found.list.map((f) => ({
           id: f.id,
           category: f.category,
@@ -72,18 +90,36 @@ export const supportRoutes: ApiRoute[] = [
           answer: f.answer,
         })),
         total_count: found.total_count,
-      });
+      };
     },
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: "support/qna",
-    handler: async (call) => {
+    tag,
+    summary: "The member's 1:1 inquiries",
+    headers: ["authorizationToken"],
+    query: qnaQuery,
+    answer: list(
+      z.object({
+        id: z.number().int(),
+        category,
+        category_name: z.string(),
+        title: z.string(),
+        status,
+        status_name: z.string(),
+        has_attachment: z.boolean(),
+        created_at: z.string(),
+        updated_at: z.string().nullable(),
+        answered_at: z.string().nullable(),
+      }),
+    ),
+    handler: async (call, input) => {
       const viewer = await requireMember(call);
-      const q = qnaQuery.parse(Object.fromEntries(call.query));
+      const q = input.query();
       const t = fixedT(call.language);
       const found = await listInquiries(call.context.db, viewer.id, q);
-      return ok({
+      return {
         list: found.list.map((r) => ({
           id: r.id,
           category: r.category,
@@ -97,19 +133,38 @@ export const supportRoutes: ApiRoute[] = [
           answered_at: r.answered_at,
         })),
         total_count: found.total_count,
-      });
+      };
     },
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: "support/qna/:id",
+    tag,
+    summary: "One of the member's inquiries",
+    headers: ["authorizationToken"],
+    answer: z.object({
+      id: z.number().int(),
+      category,
+      category_name: z.string(),
+      title: z.string(),
+      description: z.string(),
+      email: z.string(),
+      status,
+      status_name: z.string(),
+      editable: z.boolean(),
+      attachment: z.object({ url: z.string(), content_type: z.string() }).nullable(),
+      answer: z.string().nullable(),
+      created_at: z.string(),
+      updated_at: z.string().nullable(),
+      answered_at: z.string().nullable(),
+    }),
     handler: async (call) => {
       const viewer = await requireMember(call);
       const id = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).safeParse(call.params.id);
       const inquiry = id.success ? await getInquiry(call.context.db, viewer.id, id.data) : null;
       if (!inquiry) throw refuse(call.language, "INQUIRY_NOT_FOUND", 404, "qna.api.notFound");
       const t = fixedT(call.language);
-      return ok({
+      return {
         id: inquiry.id,
         category: inquiry.category,
         category_name: t(`support.categories.${inquiry.category}`),
@@ -129,12 +184,17 @@ export const supportRoutes: ApiRoute[] = [
         created_at: inquiry.created_at,
         updated_at: inquiry.updated_at,
         answered_at: inquiry.answered_at,
-      });
+      };
     },
-  },
-  {
+  }),
+  route({
     method: "POST",
     path: "support/qna",
+    tag,
+    summary: "Files a 1:1 inquiry (multipart, or urlencoded without a file), members or not",
+    headers: ["authorizationToken"],
+    form: inquiryForm,
+    answer: z.object({ state: success, id: z.number().int(), status }),
     handler: async (call) => {
       const input = await readInquiryPost(call, false);
       const { viewer } = await readShopper(call.request, call.context);
@@ -146,17 +206,22 @@ export const supportRoutes: ApiRoute[] = [
           attachment: input.attachment?.size ? new Uint8Array(await input.attachment.arrayBuffer()) : null,
           language: call.language,
         });
-        return ok({ state: "SUCCESS", id, status: "accepted" });
+        return { state: "SUCCESS", id, status: "accepted" };
       } catch (error) {
         if (error instanceof Error && error.message === "ATTACHMENT_REFUSED")
           throw refuse(call.language, "ATTACHMENT_REFUSED", 400, "support.attachRefused");
         throw error;
       }
     },
-  },
-  {
+  }),
+  route({
     method: "PUT",
     path: "support/qna",
+    tag,
+    summary: "Edits one of the member's unanswered inquiries (multipart: id, the fields, file or remove_file)",
+    headers: ["authorizationToken"],
+    form: inquiryForm.extend({ id: z.number().int(), remove_file: z.string().optional() }),
+    answer: z.object({ state: success, id: z.number().int() }),
     handler: async (call) => {
       const viewer = await requireMember(call);
       const input = await readInquiryPost(call, true);
@@ -170,7 +235,7 @@ export const supportRoutes: ApiRoute[] = [
         if (result.reason === "answered") throw refuse(call.language, "INQUIRY_ANSWERED", 409, "qna.notEditable");
         throw refuse(call.language, "ATTACHMENT_REFUSED", 400, "support.attachRefused");
       }
-      return ok({ state: "SUCCESS", id: input.id });
+      return { state: "SUCCESS", id: input.id };
     },
-  },
+  }),
 ];

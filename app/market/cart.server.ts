@@ -201,6 +201,8 @@ export async function addToCart(
 export interface CartLine extends ContentCard {
   cartId: number;
   addedAt: string;
+  /** The line's level flag (the API's contents_file_type). */
+  levelFlag: number;
 }
 
 export interface CartView {
@@ -223,14 +225,14 @@ export async function listCart(db: DB, owner: CartOwner, locale: Locale, type?: 
       .selectFrom("carts")
       .innerJoin("contents", "contents.id", "carts.content_id")
       .select(CARD_COLUMNS)
-      .select(["carts.id as cart_id", "carts.created_at as added_at"]),
+      .select(["carts.id as cart_id", "carts.created_at as added_at", "carts.level_flag"]),
     owner,
   )
     .where("carts.created_at", ">=", keepSince(now))
     .orderBy("carts.created_at", "desc")
     .orderBy("carts.id", "desc")
     .execute();
-  const all = rows.map((r) => ({ ...toCard(r, locale), cartId: r.cart_id, addedAt: r.added_at }));
+  const all = rows.map((r) => ({ ...toCard(r, locale), cartId: r.cart_id, addedAt: r.added_at, levelFlag: r.level_flag }));
   for (const l of all) counts[l.type]++;
   const lines = type ? all.filter((l) => l.type === type) : all;
   const payable = lines.filter(isPayable);

@@ -65,9 +65,9 @@ type Item = { code: string; type: string; href: string };
 async function itemsOf(request: APIRequestContext, space: string, priceType: "paid" | "free" | "benefit") {
   const res = await request.get(`/api/v1/contents?space=${space}&limit=40`);
   expect(res.ok()).toBe(true);
-  const body = (await res.json()) as { data: { list: { code: string; type: string; priceType: string; discontinued: boolean }[] } };
+  const body = (await res.json()) as { data: { list: { code: string; type: string; price_type: string; discontinued: boolean }[] } };
   const items: Item[] = body.data.list
-    .filter((c) => c.priceType === priceType && !c.discontinued)
+    .filter((c) => c.price_type === priceType && !c.discontinued)
     .map((c) => ({ code: c.code, type: c.type, href: `/contents/${c.type}?code=${c.code}` }));
   expect(items.length, `${priceType} items in ${space}`).toBeGreaterThan(0);
   return items;

@@ -75,9 +75,9 @@ const clearCart = () => run("DELETE FROM carts WHERE user_id = (SELECT id FROM u
 type Item = { code: string; type: string; href: string };
 async function paidItems(request: APIRequestContext, space: string, skip: number): Promise<Item[]> {
   const res = await request.get(`/api/v1/contents?space=${space}&limit=40`);
-  const body = (await res.json()) as { data: { list: { code: string; type: string; priceType: string; discontinued: boolean }[] } };
+  const body = (await res.json()) as { data: { list: { code: string; type: string; price_type: string; discontinued: boolean }[] } };
   return body.data.list
-    .filter((c) => c.priceType === "paid" && !c.discontinued)
+    .filter((c) => c.price_type === "paid" && !c.discontinued)
     .slice(skip)
     .map((c) => ({ code: c.code, type: c.type, href: `/contents/${c.type}?code=${c.code}` }));
 }

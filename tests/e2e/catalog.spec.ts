@@ -478,7 +478,7 @@ test("a package with a discontinued member is sold for what remains, in both lan
   let pkg: string | undefined;
   for (const { code } of packages) {
     const detail = (await (await page.request.get(`/api/v1/contents/${code}`)).json()).data;
-    if (detail.priceType === "paid" && !detail.discontinued && detail.price < detail.listPrice) {
+    if (detail.price_type === "paid" && !detail.discontinued && detail.price < detail.list_price) {
       pkg = code;
       break;
     }
@@ -492,7 +492,7 @@ test("a package with a discontinued member is sold for what remains, in both lan
     const t = T[lang];
     const detail = (await (await page.request.get(`/api/v1/contents/${pkg}`, { headers: { language: lang } })).json()).data as {
       price: number;
-      listPrice: number;
+      list_price: number;
       currency: "KRW" | "USD";
     };
     const money = (minor: number) =>
@@ -505,7 +505,7 @@ test("a package with a discontinued member is sold for what remains, in both lan
     await openIn(page, `/contents/package?code=${pkg}`, lang);
     const box = page.locator(".detail-info .price-box").first();
     await expect(box).toContainText(money(detail.price));
-    await expect(page.getByText(note[lang](money(detail.listPrice)), { exact: true })).toBeVisible();
+    await expect(page.getByText(note[lang](money(detail.list_price)), { exact: true })).toBeVisible();
     await expect(page.getByRole("button", { name: t.addToCart, exact: true })).toBeVisible();
     const bundle = page.locator("[aria-labelledby=bundle-h]");
     await expect(bundle.getByRole("listitem").filter({ hasText: t.discontinued }).first()).toBeVisible();

@@ -136,9 +136,9 @@ type Item = { code: string; type: string; href: string };
 async function paidItems(request: APIRequestContext, space: string) {
   const res = await request.get(`/api/v1/contents?space=${space}&limit=40`);
   expect(res.ok()).toBe(true);
-  const body = (await res.json()) as { data: { list: { code: string; type: string; priceType: string; discontinued: boolean }[] } };
+  const body = (await res.json()) as { data: { list: { code: string; type: string; price_type: string; discontinued: boolean }[] } };
   const items: Item[] = body.data.list
-    .filter((c) => c.priceType === "paid" && !c.discontinued)
+    .filter((c) => c.price_type === "paid" && !c.discontinued)
     .map((c) => ({ code: c.code, type: c.type, href: `/contents/${c.type}?code=${c.code}` }));
   expect(items.length, `paid items in ${space}`).toBeGreaterThan(5);
   return items;

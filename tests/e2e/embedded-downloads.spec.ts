@@ -62,14 +62,14 @@ async function buyTwo(request: APIRequestContext) {
   const login = await request.post("/login", { form: { email: DEMO.email, password: DEMO.password, redirectTo: "/" }, maxRedirects: 0 });
   expect(login.status()).toBe(302);
   const list = (await (await request.get("/api/v1/contents?space=video&limit=20")).json()) as {
-    data: { list: { id: number; title: string; priceType: string; discontinued: boolean }[] };
+    data: { list: { id: number; title: string; price_type: string; discontinued: boolean }[] };
   };
-  const items = list.data.list.filter((c) => c.priceType === "paid" && !c.discontinued).slice(0, 2);
+  const items = list.data.list.filter((c) => c.price_type === "paid" && !c.discontinued).slice(0, 2);
   expect(items).toHaveLength(2);
   const res = await request.post("/api/v1/payments", {
     data: {
       items: items.map((i) => ({ kind: "content", id: i.id })),
-      serial: DEMO.licence,
+      license_id: DEMO.licence,
       method: "card",
       agree_terms: true,
       agree_paid: true,

@@ -90,8 +90,8 @@ const sameDocument = (page: Page) => page.evaluate(() => (window as unknown as {
 async function paidItem(request: APIRequestContext) {
   const res = await request.get("/api/v1/contents?space=video&limit=40");
   expect(res.ok()).toBe(true);
-  const body = (await res.json()) as { data: { list: { code: string; type: string; priceType: string; discontinued: boolean }[] } };
-  const items = body.data.list.filter((c) => c.priceType === "paid" && !c.discontinued);
+  const body = (await res.json()) as { data: { list: { code: string; type: string; price_type: string; discontinued: boolean }[] } };
+  const items = body.data.list.filter((c) => c.price_type === "paid" && !c.discontinued);
   expect(items.length).toBeGreaterThan(8);
   const item = items[8];
   return { code: item.code, href: `/contents/${item.type}?code=${item.code}` };

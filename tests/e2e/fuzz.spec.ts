@@ -367,7 +367,7 @@ const MORE_JSON_SAMPLES: Record<string, unknown[]> = {
     { request_id_list: [1, 3], method: "card", agree_terms: true, agree_paid: true, idempotency_key: "fuzz-requests-0001" },
     {
       items: [{ kind: "content", id: 6 }],
-      license_key: "VEDT-B2B-0001-DEMO",
+      license_id: "VEDT-B2B-0001-DEMO",
       license_email: "editor1@studio.example",
       method: "card",
       agree_terms: true,
@@ -528,13 +528,13 @@ test.beforeAll(async () => {
   });
   expect(added.status, added.text).toBe(200);
   const lines = JSON.parse((await send(server.baseURL, { method: "GET", path: `${API_PREFIX}carts`, headers: bizApi })).text) as {
-    data: { list: { cartId: number }[] };
+    data: { list: { cart_id: number }[] };
   };
   const asking = await send(server.baseURL, {
     method: "POST",
     path: "/cart",
     headers: { "content-type": FORM, origin: server.baseURL, cookie: business.cookie },
-    body: urlencoded({ intent: "request", cart_id: lines.data.list.map((l) => String(l.cartId)) }),
+    body: urlencoded({ intent: "request", cart_id: lines.data.list.map((l) => String(l.cart_id)) }),
   });
   expect(asking.headers.get("location"), "a purchase request starts at /pay-key").toBe("/pay-key");
   const looked = await send(server.baseURL, {
@@ -919,7 +919,7 @@ const KNOWN_ANSWERS: Known[] = [
     path: `${API_PREFIX}payments`,
     json: {
       items: [{ kind: "content", id: 6 }],
-      license_key: "VEDT-B2B-0001-DEMO",
+      license_id: "VEDT-B2B-0001-DEMO",
       license_email: "not-the-key-email@example.com",
       ...agreed,
       idempotency_key: "fuzz-known-0001",

@@ -84,8 +84,8 @@ type Item = { code: string; href: string };
 async function paidIcon(request: APIRequestContext, at: number): Promise<Item> {
   const res = await request.get("/api/v1/contents?space=icon&limit=40");
   expect(res.ok()).toBe(true);
-  const body = (await res.json()) as { data: { list: { code: string; type: string; priceType: string; discontinued: boolean }[] } };
-  const items = body.data.list.filter((c) => c.priceType === "paid" && !c.discontinued);
+  const body = (await res.json()) as { data: { list: { code: string; type: string; price_type: string; discontinued: boolean }[] } };
+  const items = body.data.list.filter((c) => c.price_type === "paid" && !c.discontinued);
   expect(items.length).toBeGreaterThan(at);
   const c = items[at] as (typeof items)[number];
   return { code: c.code, href: `/contents/${c.type}?code=${c.code}` };

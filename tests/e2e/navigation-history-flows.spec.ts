@@ -12,8 +12,8 @@ for (const lang of ["ko", "en"] as const) {
   test(`the purchase request in ${lang}: /requestComp, its quote, reload and Back`, async ({ browser, request }) => {
     const t = T[lang];
     const res = await request.get(`/api/v1/contents?space=audio&limit=40`);
-    const body = (await res.json()) as { data: { list: { code: string; priceType: string; discontinued: boolean }[] } };
-    const item = body.data.list.filter((c) => c.priceType === "paid" && !c.discontinued)[lang === "ko" ? 18 : 19];
+    const body = (await res.json()) as { data: { list: { code: string; price_type: string; discontinued: boolean }[] } };
+    const item = body.data.list.filter((c) => c.price_type === "paid" && !c.discontinued)[lang === "ko" ? 18 : 19];
     expect(item, "a paid audio item").toBeDefined();
     await walkIn(browser, {}, async (page) => {
       await page.goto(`/cart?language=${lang}`);

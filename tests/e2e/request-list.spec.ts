@@ -50,8 +50,8 @@ let made: { krw: string; usd: string } | null = null;
 async function mixedRequests(request: APIRequestContext) {
   if (made) return made;
   const res = await request.get("/api/v1/contents?space=audio&limit=40");
-  const list = ((await res.json()) as { data: { list: { code: string; priceType: string; discontinued: boolean }[] } }).data.list;
-  const codes = list.filter((c) => c.priceType === "paid" && !c.discontinued).map((c) => c.code);
+  const list = ((await res.json()) as { data: { list: { code: string; price_type: string; discontinued: boolean }[] } }).data.list;
+  const codes = list.filter((c) => c.price_type === "paid" && !c.discontinued).map((c) => c.code);
   const send = async (language: Lang, code: string) => {
     const answer = await request.post("/api/v1/requests", {
       headers: { language },

@@ -334,11 +334,11 @@ const API_GET_VARIANTS: Record<string, { header?: string; query?: string; spec: 
 const API_LISTS: Record<string, { kind: Kind; door: Door; ids: (data: any) => string[] }> = {
   "users/orders": { kind: "order", door: "either", ids: (d) => d.list.map((o: { id: number }) => String(o.id)) },
   "users/passes": { kind: "pass", door: "either", ids: (d) => d.list.map((p: { id: number }) => String(p.id)) },
-  carts: { kind: "cart", door: "member", ids: (d) => d.list.map((l: { cartId: number }) => String(l.cartId)) },
-  interests: { kind: "interest", door: "member", ids: (d) => d.list.map((f: { interestId: number }) => String(f.interestId)) },
+  carts: { kind: "cart", door: "member", ids: (d) => d.list.map((l: { cart_id: number }) => String(l.cart_id)) },
+  interests: { kind: "interest", door: "member", ids: (d) => d.list.map((f: { interest_id: number }) => String(f.interest_id)) },
   "users/licenses": { kind: "licence", door: "member", ids: (d) => d.list.map((l: { id: number }) => String(l.id)) },
-  "users/downloads": { kind: "held", door: "licence", ids: (d) => d.list.map((i: { contentId: number }) => String(i.contentId)) },
-  requests: { kind: "request", door: "member", ids: (d) => d.list.map((r: { id: number }) => String(r.id)) },
+  "users/downloads": { kind: "held", door: "licence", ids: (d) => d.list.map((i: { content_id: number }) => String(i.content_id)) },
+  requests: { kind: "request", door: "member", ids: (d) => d.list.map((r: { request_id: number }) => String(r.request_id)) },
 };
 
 const HIJACK = "Hijacked-by-authz";

@@ -68,7 +68,7 @@ describe(`cart and favorites on ${ENGINE}`, () => {
 
   const member = (): CartOwner => ({ userId: memberId, ngt: null });
   const cartOf = (owner: CartOwner) => {
-    const q = db.selectFrom("carts").select(["id", "content_id", "created_at"]).orderBy("id");
+    const q = db.selectFrom("carts").select(["id", "content_id", "created_at", "level_flag"]).orderBy("id");
     return (owner.userId ? q.where("user_id", "=", owner.userId) : q.where("ngt", "=", owner.ngt).where("user_id", "is", null)).execute();
   };
   const insertLines = (owner: CartOwner, items: Content[], at = new Date()) =>
@@ -389,7 +389,21 @@ describe(`cart and favorites on ${ENGINE}`, () => {
       const lines = await cartOf(anon(ngt));
       expect(lines.map((r) => r.content_id)).toEqual([item.id]);
       const list = await api("carts", { headers: { ngt } });
-      expect(list.data.list.map((l: { code: string }) => l.code)).toEqual([item.code]);
+      // A cart line in the spec's names (section 3): cart_id, item_code, item_type, level_flag as contents_file_type,
+      // quantity, price, valid days; no camelCase on the wire.
+      expect(list.data.list).toEqual([
+        expect.objectContaining({
+          cart_id: lines[0].id,
+          item_code: item.code,
+          item_type: item.contents_type,
+          contents_file_type: lines[0].level_flag,
+          quantity: 1,
+          price: item.price_usd,
+          valid_days: 90,
+          price_type: "paid",
+        }),
+      ]);
+      expect(Object.keys(list.data.list[0]).filter((k) => /[A-Z]/.test(k))).toEqual([]);
       expect(list.data).toMatchObject({ total_count: 1, amount: item.price_usd, vat: Math.round(item.price_usd / 10) });
       const otherType = TYPES.find((t) => t !== item.contents_type);
       expect((await api(`carts?item_type=${otherType}`, { headers: { ngt } })).data.total_count).toBe(0);

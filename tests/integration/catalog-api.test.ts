@@ -6,7 +6,7 @@ import { createTestDb } from "../support/db";
 import { ENGINE } from "../support/engine";
 
 type Lang = "ko" | "en";
-type Card = { id: number; code: string; type: string; title: string; price: number; currency: string; priceType: string };
+type Card = { id: number; code: string; type: string; title: string; price: number; currency: string; price_type: string };
 
 const PAGES = ["home", "video", "icon", "audio", "package", "benefit", "font"] as const;
 const popular = (a: Row, b: Row) => b.popularity - a.popularity || a.id - b.id;
@@ -125,7 +125,7 @@ describe(`catalog API on ${ENGINE}`, () => {
     const freebies = of((r) => r.price_type !== "paid");
     const res = await get("contents?space=benefit&limit=100");
     same(res.data.list, freebies.slice(0, 100));
-    expect(res.data.list.every((c: Card) => c.priceType !== "paid" && c.price === 0)).toBe(true);
+    expect(res.data.list.every((c: Card) => c.price_type !== "paid" && c.price === 0)).toBe(true);
     expect(new Set(res.data.list.map((c: Card) => c.type)).size).toBeGreaterThan(1);
     expect(res.data.total_count).toBe(await countActive({ prices: ["free", "benefit"] }));
     const newest = await get("contents?space=benefit&page=new&limit=10");
@@ -179,7 +179,7 @@ describe(`catalog API on ${ENGINE}`, () => {
       const rows = of((r) => r.contents_type === "video" && r.price_type === free_type);
       const res = await get(`free/contents?from=product&contents_type=video&free_type=${free_type}&offset=1&limit=3`, "ko");
       same(res.data.list, rows.slice(1, 4));
-      expect(res.data.list.every((c: Card) => c.priceType === free_type)).toBe(true);
+      expect(res.data.list.every((c: Card) => c.price_type === free_type)).toBe(true);
       expect(res.data.total_count).toBe(await countActive({ type: "video", prices: [free_type] }));
     }
     const all = await get("free/contents?from=product&contents_type=icon&limit=100");
@@ -280,9 +280,9 @@ describe(`catalog API on ${ENGINE}`, () => {
     const res = await get("packages?offset=1&limit=4");
     same(res.data.list, packs.slice(1, 5));
     expect(res.data.total_count).toBe(await countActive({ type: "package" }));
-    for (const p of res.data.list as { id: number; itemCount: number }[]) {
-      expect(p.itemCount).toBe(byId.get(p.id));
-      expect(p.itemCount).toBeGreaterThan(0);
+    for (const p of res.data.list as { id: number; item_count: number }[]) {
+      expect(p.item_count).toBe(byId.get(p.id));
+      expect(p.item_count).toBeGreaterThan(0);
     }
     await expectFail("packages?offset=-1", 400, "offset");
   });

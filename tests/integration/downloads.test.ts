@@ -93,8 +93,8 @@ describe(`downloads into the editor on ${ENGINE}`, () => {
     const got = await editor.download(items.map((i) => i.code));
     expect(got.status).toBe(200);
     expect(got.json.data.granted).toHaveLength(2);
-    const file = got.json.data.granted[0] as { url: string; contentId: number; filename: string };
-    const source = items.find((i) => i.id === file.contentId) as Row;
+    const file = got.json.data.granted[0] as { url: string; content_id: number; filename: string };
+    const source = items.find((i) => i.id === file.content_id) as Row;
     const original = fs.readFileSync(path.join(dataDir, "storage", source.file_path as string));
     const whole = await editor.fetchFile(file.url);
     expect(whole.status).toBe(200);
@@ -176,7 +176,7 @@ describe(`downloads into the editor on ${ENGINE}`, () => {
       .execute();
     await db.updateTable("contents").set({ status: "discontinued" }).where("id", "=", items[1].id).execute();
     const mixed = await editor.download(items.map((i) => i.code));
-    expect(mixed.json.data.granted.map((g: { contentId: number }) => g.contentId)).toEqual([items[2].id]);
+    expect(mixed.json.data.granted.map((g: { content_id: number }) => g.content_id)).toEqual([items[2].id]);
     expect(mixed.json.data.messages).toEqual(["expired_excluded", "discontinued"]);
     const none = await editor.download([items[0].code]);
     expect(none.json.data.messages).toEqual(["expired_excluded", "nothing_available"]);
@@ -265,7 +265,7 @@ describe(`downloads into the editor on ${ENGINE}`, () => {
     const token = new URL(bridgeUrl, "http://x").searchParams.get("token") as string;
     expect(bridge).toContain(`videoasset-editor://download?token=${token}`);
     const redeemed = await editor.redeem(token);
-    expect(redeemed.json.data.granted.map((g: { contentId: number }) => g.contentId)).toEqual([items[0].id]);
+    expect(redeemed.json.data.granted.map((g: { content_id: number }) => g.content_id)).toEqual([items[0].id]);
     expect((await editor.fetchFile(redeemed.json.data.granted[0].url)).status).toBe(200);
   });
 

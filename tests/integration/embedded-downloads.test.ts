@@ -162,7 +162,7 @@ describe(`embedded downloads and benefits on ${ENGINE}`, () => {
     expect((await new EditorSimulator(call, other.serial, other.hwInfo).redeem(token)).status).toBe(410);
     const redeemed = await editor.redeem(token);
     expect(redeemed.status).toBe(200);
-    expect(redeemed.json.data.granted.map((g: { contentId: number }) => g.contentId).sort()).toEqual(items.map((i) => i.id).sort());
+    expect(redeemed.json.data.granted.map((g: { content_id: number }) => g.content_id).sort()).toEqual(items.map((i) => i.id).sort());
     for (const g of redeemed.json.data.granted as { url: string }[]) expect((await editor.fetchFile(g.url)).status).toBe(200);
     expect((await editor.redeem(token)).status).toBe(410);
     // Downloaded: the counts show on the list.
@@ -190,7 +190,7 @@ describe(`embedded downloads and benefits on ${ENGINE}`, () => {
     const html = await (await sw(start, { licence: s })).text();
     expect(html).toContain("The download will now begin excluding products that have expired.");
     const redeemed = await editor.redeem(tokenOf(start));
-    expect(redeemed.json.data.granted.map((g: { contentId: number }) => g.contentId)).toEqual([items[0].id]);
+    expect(redeemed.json.data.granted.map((g: { content_id: number }) => g.content_id)).toEqual([items[0].id]);
 
     const none = await sw("/mypage/sw/download", { licence: s, form: { item: String(items[1].id) } });
     expect(location(none)).toBe("/mypage/sw/download/start?none=1");
@@ -225,7 +225,7 @@ describe(`embedded downloads and benefits on ${ENGINE}`, () => {
     expect(start).toMatch(/^\/mypage\/sw\/download\/start\?token=[\w-]+&excluded=1$/);
     expect((await b.editor.redeem(tokenOf(start))).status).toBe(410);
     const redeemed = await a.editor.redeem(tokenOf(start));
-    expect(redeemed.json.data.granted.map((g: { contentId: number }) => g.contentId)).toEqual([mine.id]);
+    expect(redeemed.json.data.granted.map((g: { content_id: number }) => g.content_id)).toEqual([mine.id]);
   });
 
   it("benefits: a licence whose owner has not bought is told it needs a purchase; one who has bought downloads", async () => {
@@ -258,7 +258,7 @@ describe(`embedded downloads and benefits on ${ENGINE}`, () => {
     expect(page).toMatch(/<a [^>]*href="\/mypage\/sw\/benefit"[^>]*>Back to benefits<\/a>/);
     const redeemed = await editor.redeem(tokenOf(start));
     expect(redeemed.status).toBe(200);
-    expect(redeemed.json.data.granted.map((g: { contentId: number }) => g.contentId)).toEqual([benefits[0].id]);
+    expect(redeemed.json.data.granted.map((g: { content_id: number }) => g.content_id)).toEqual([benefits[0].id]);
     expect((await editor.fetchFile(redeemed.json.data.granted[0].url)).status).toBe(200);
     // Taken once: it counts on the benefit page and shows on the download page among free & benefit items.
     const list = await (await sw("/mypage/sw/download", { licence: s })).text();

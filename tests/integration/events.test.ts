@@ -25,7 +25,7 @@ type ApiEvent = {
   discount_percent: number | null;
   starts_at: string;
   ends_at: string;
-  state: "running" | "ended";
+  status: "running" | "ended";
   test_yn: "Y" | "N";
 };
 
@@ -261,7 +261,7 @@ describe(`events and notices on ${ENGINE}`, () => {
         const list = data.list as ApiEvent[];
         expect(data.total_count).toBe(seeded.length - 1);
         expect(list.map((e) => e.id)).not.toContain(test.id);
-        const states = list.map((e) => e.state);
+        const states = list.map((e) => e.status);
         expect(states.indexOf("ended")).toBeGreaterThan(states.lastIndexOf("running"));
         const w = list.find((e) => e.id === welcome.id) as ApiEvent;
         expect(w).toEqual({
@@ -273,7 +273,7 @@ describe(`events and notices on ${ENGINE}`, () => {
           discount_percent: 20,
           starts_at: welcome.starts_at,
           ends_at: welcome.ends_at,
-          state: "running",
+          status: "running",
           test_yn: "N",
         });
       }
@@ -288,7 +288,7 @@ describe(`events and notices on ${ENGINE}`, () => {
       expect((await api(call, "pboard/event?testYn=Y")).data.total_count).toBe(seeded.length);
       const one = await api(call, `pboard/event/${test.id}?testYn=Y`, "ko");
       expect(one.status).toBe(200);
-      expect(one.data).toMatchObject({ id: test.id, title: test.title_ko, test_yn: "Y", state: "running" });
+      expect(one.data).toMatchObject({ id: test.id, title: test.title_ko, test_yn: "Y", status: "running" });
       expect((await api(call, `pboard/event/${test.id}`)).status).toBe(404);
       expect((await api(live, `pboard/event/${test.id}?testYn=Y`)).status).toBe(404);
       const bad = await api(call, "pboard/event?testYn=yes");
@@ -300,7 +300,7 @@ describe(`events and notices on ${ENGINE}`, () => {
     it("GET pboard/event/{id} answers one event; an ended one has no coupon; unknown ids answer a translated 404", async () => {
       const summer = byTitle("Summer audio festival");
       const ended = await api(call, `pboard/event/${summer.id}`, "ko");
-      expect(ended.data).toMatchObject({ id: summer.id, title: summer.title_ko, state: "ended", coupon_code: null });
+      expect(ended.data).toMatchObject({ id: summer.id, title: summer.title_ko, status: "ended", coupon_code: null });
       for (const [lang, message] of [
         ["en", "This event was not found."],
         ["ko", "이벤트를 찾을 수 없습니다."],
@@ -397,7 +397,11 @@ describe(`events and notices on ${ENGINE}`, () => {
       const { html } = await page(papp, `/event/${old.id}`);
       expect(html).toContain("This event has ended.");
       expect(html).not.toContain("OLD10");
-      expect((await api(papp, `pboard/event/${old.id}`)).data).toMatchObject({ state: "ended", coupon_code: null, discount_percent: null });
+      expect((await api(papp, `pboard/event/${old.id}`)).data).toMatchObject({
+        status: "ended",
+        coupon_code: null,
+        discount_percent: null,
+      });
     });
   });
 

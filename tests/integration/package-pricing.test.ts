@@ -42,8 +42,8 @@ describe(`packages with discontinued members on ${ENGINE}`, () => {
     sandbox = call.payments.sandbox as SandboxGateway;
     // A paid package from the first page of the packages list, every member on sale, the first with a file.
     const res = await call("/api/v1/packages?offset=0&limit=100", { headers: { language: "en" } });
-    const listed = ((await res.json()) as { data: { list: { id: number; priceType: string; discontinued: boolean }[] } }).data.list;
-    for (const p of listed.filter((x) => x.priceType === "paid" && !x.discontinued)) {
+    const listed = ((await res.json()) as { data: { list: { id: number; price_type: string; discontinued: boolean }[] } }).data.list;
+    for (const p of listed.filter((x) => x.price_type === "paid" && !x.discontinued)) {
       const rows = (await db
         .selectFrom("package_items")
         .innerJoin("contents", "contents.id", "package_items.content_id")
@@ -138,15 +138,15 @@ describe(`packages with discontinued members on ${ENGINE}`, () => {
     const detailKo = await apiJson(`contents/${pkg.code}?contents_type=package`, "ko");
     expect(detailKo.json.data).toMatchObject({
       price: krw,
-      listPrice: pkg.price_krw,
+      list_price: pkg.price_krw,
       discontinued: false,
       members: { count: members.length, left: left.length },
     });
-    expect((await apiJson(`contents/${pkg.id}`, "en")).json.data).toMatchObject({ price: usd, listPrice: pkg.price_usd });
+    expect((await apiJson(`contents/${pkg.id}`, "en")).json.data).toMatchObject({ price: usd, list_price: pkg.price_usd });
     const listed = (await apiJson("packages?offset=0&limit=100", "en")).json.data.list.find((p: { id: number }) => p.id === pkg.id);
     expect(listed).toMatchObject({ price: usd, discontinued: false });
     const searched = (await apiJson(`search/package?keywords=${encodeURIComponent(pkg.title_en)}`, "en")).json.data.list;
-    expect(searched.find((p: { id: number }) => p.id === pkg.id)).toMatchObject({ price: usd, listPrice: pkg.price_usd });
+    expect(searched.find((p: { id: number }) => p.id === pkg.id)).toMatchObject({ price: usd, list_price: pkg.price_usd });
 
     // Cart (API) and the checkout the server prices: the reduced price plus VAT.
     const after = await newShopper(db);
@@ -166,10 +166,10 @@ describe(`packages with discontinued members on ${ENGINE}`, () => {
 
     // Downloads: bought before, the discontinued member still goes; bought after, it is left out and said so.
     const early = await before.editor!.download([gone.code, members[1].code]);
-    expect(early.json.data.granted.map((g: { contentId: number }) => g.contentId).sort()).toEqual([gone.id, members[1].id].sort());
+    expect(early.json.data.granted.map((g: { content_id: number }) => g.content_id).sort()).toEqual([gone.id, members[1].id].sort());
     const late = await bought.editor!.download([gone.code, members[1].code]);
-    expect(late.json.data.granted.map((g: { contentId: number }) => g.contentId)).toEqual([members[1].id]);
-    expect(late.json.data.skipped).toEqual([{ contentId: gone.id, reason: "discontinued" }]);
+    expect(late.json.data.granted.map((g: { content_id: number }) => g.content_id)).toEqual([members[1].id]);
+    expect(late.json.data.skipped).toEqual([{ content_id: gone.id, reason: "discontinued" }]);
     expect(late.json.data.messages).toEqual(["discontinued"]);
     const lateLibrary = await downloadLibrary(db, bought.s.licenseId, "en");
     expect(lateLibrary.items.find((i) => i.contentId === gone.id)).toMatchObject({ discontinued: true });

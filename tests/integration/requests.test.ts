@@ -362,6 +362,25 @@ describe(`business customers on ${ENGINE}`, () => {
         }),
       });
       expect(tooLong.status).toBe(400);
+      // Validation refusals carry the purchase-request form's messages (spec section 5), in the caller's language.
+      expect((await tooLong.json()).result.message).toBe("The message can be up to 100 characters.");
+      const refusal = async (fields: Record<string, unknown>, language = "en") => {
+        const res = await json("requests", {
+          method: "POST",
+          headers: { language },
+          body: JSON.stringify({ ...body, license_id: DEMO.licenses.b2bg.serial, license_email: "editor1@studio.example", ...fields }),
+        });
+        expect(res.status).toBe(400);
+        return (await res.json()).result.message;
+      };
+      expect(await refusal({ request_email: "not-an-address" })).toBe("Enter a valid email address");
+      expect(await refusal({ request_email: "  " })).toBe("Please enter your email");
+      expect(await refusal({ request_email: undefined })).toBe("Please enter your email");
+      expect(await refusal({ message: "" })).toBe("Enter a message with your company and your name.");
+      expect(await refusal({ request_email: "nope" }, "ko")).toBe(
+        ((await import("../../app/i18n/locales/ko/common.json")).default as { request: { error: { emailInvalid: string } } }).request.error
+          .emailInvalid,
+      );
     });
 
     it("GET requests/count, requests, requests/{id} and DELETE requests for the representative only", async () => {
@@ -370,9 +389,19 @@ describe(`business customers on ${ENGINE}`, () => {
       const list = await (await json("requests?limit=2", { headers: { cookie: rep$.cookie } })).json();
       expect(list.data.list).toHaveLength(2);
       expect(list.data.total_count).toBeGreaterThan(2);
-      const id = list.data.list[0].id;
+      // The spec's names (issue 26): a request's own id is request_id and its status is status; data.state of a
+      // request's answer stays the SUCCESS/ERROR marker.
+      const id = list.data.list[0].request_id;
+      expect(list.data.list[0]).not.toHaveProperty("id");
+      expect(["waiting", "expired", "paid"]).toContain(list.data.list[0].status);
       const one = await (await json(`requests/${id}`, { headers: { cookie: rep$.cookie } })).json();
       expect(one.data.items.length).toBeGreaterThan(0);
+      expect(one.data).toMatchObject({ request_id: id, status: list.data.list[0].status });
+      expect(one.data).not.toHaveProperty("state");
+      const waiting = await (await json("requests?status=waiting", { headers: { cookie: rep$.cookie } })).json();
+      const waitingOld = await (await json("requests?state=waiting", { headers: { cookie: rep$.cookie } })).json();
+      expect(waiting.data.list.every((r: { status: string }) => r.status === "waiting")).toBe(true);
+      expect(waitingOld.data).toEqual(waiting.data);
       const member = await newShopper(db);
       expect((await json("requests", { headers: { authorizationToken: member.token } })).status).toBe(403);
       expect((await json(`requests/${id}`, { headers: { authorizationToken: member.token } })).status).toBe(403);
@@ -417,11 +446,13 @@ describe(`business customers on ${ENGINE}`, () => {
       expect(again.status).toBe(409);
       expect((await again.json()).result.message).toBe("Payment is already completed for this request.");
       const [item] = take(1);
+      // The product key is license_id in POST payments as in the headers and POST requests (issue 26); the old
+      // license_key is still accepted for one release.
       const direct = await json("payments", {
         method: "POST",
         body: JSON.stringify({
           items: [{ kind: "content", id: item.id }],
-          license_key: DEMO.licenses.b2bg.serial,
+          license_id: DEMO.licenses.b2bg.serial,
           license_email: "editor1@studio.example",
           method: "card",
           agree_terms: true,
@@ -432,6 +463,23 @@ describe(`business customers on ${ENGINE}`, () => {
       expect(direct.status).toBe(200);
       const directNo = (await direct.json()).data.order_no;
       expect(await orderOf(directNo)).toMatchObject({ purchase_category: "direct", user_id: null, license_id: key.licenseId });
+      const [other] = take(1);
+      const oldName = await json("payments", {
+        method: "POST",
+        body: JSON.stringify({
+          items: [{ kind: "content", id: other.id }],
+          license_key: DEMO.licenses.b2bg.serial,
+          license_email: "editor1@studio.example",
+          method: "card",
+          agree_terms: true,
+          agree_paid: true,
+          idempotency_key: "api-direct-old-name",
+        }),
+      });
+      expect(oldName.status).toBe(200);
+      const oldNo = (await oldName.json()).data.order_no;
+      expect(oldNo).not.toBe(directNo);
+      expect(await orderOf(oldNo)).toMatchObject({ purchase_category: "direct", user_id: null, license_id: key.licenseId });
       await approve(directNo);
       // Looked up later by the key and its licensing e-mail.
       const mine = await json("users/orders", {
@@ -444,7 +492,7 @@ describe(`business customers on ${ENGINE}`, () => {
         method: "POST",
         body: JSON.stringify({
           items: [{ kind: "content", id: item.id }],
-          license_key: DEMO.licenses.b2bg.serial,
+          license_id: DEMO.licenses.b2bg.serial,
           license_email: "intruder@example.com",
           method: "card",
           agree_terms: true,

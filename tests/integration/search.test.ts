@@ -494,8 +494,8 @@ describe(`search on ${ENGINE}`, () => {
         .execute();
       expect(body.data.genres).toEqual(genres.map((g) => ({ id: g.id, name: g.name_ko })));
       expect(body.data.genres).toContainEqual({ id: tax.T, name: "픽스장르" });
-      expect(body.data.audioTypes).toEqual(["all", "bgm", "se"]);
-      expect(body.data.bpmBands).toEqual([
+      expect(body.data.audio_types).toEqual(["all", "bgm", "se"]);
+      expect(body.data.bpm_bands).toEqual([
         { code: "very_slow", start: 0, end: 60 },
         { code: "slow", start: 60, end: 90 },
         { code: "fast", start: 90, end: 120 },
@@ -503,7 +503,7 @@ describe(`search on ${ENGINE}`, () => {
       ]);
       expect(body.data.ai).toBe(true);
       const video = (await api("search/filters?type=video")).body.data;
-      expect([video.genres, video.bpmBands, video.audioTypes, video.ai]).toEqual([[], [], [], false]);
+      expect([video.genres, video.bpm_bands, video.audio_types, video.ai]).toEqual([[], [], [], false]);
     });
   });
 

@@ -9,6 +9,7 @@ import { createGateways, type GatewayFactories, type Gateways } from "../../app/
 import { createStorage } from "../../app/integrations/storage/index.server";
 import type { Storage } from "../../app/integrations/storage/storage";
 import { parseEnv } from "../../app/utils/env.server";
+import { Conformance } from "./openapi";
 
 /**
  * The built Remix app (build/index.js, made by `remix build`) wired to a test database, called
@@ -45,7 +46,7 @@ export async function createTestApp(
       return (await call(target.pathname + target.search, { method: "POST", body, headers })).ok;
     },
   });
-  const call = async (pathname: string, init: RequestInit & { ip?: string } = {}) => {
+  const respond = async (pathname: string, init: RequestInit & { ip?: string } = {}) => {
     const request = new Request(`http://store.test${pathname}`, { redirect: "manual", ...init });
     const context: AppLoadContext = {
       db,
@@ -60,9 +61,32 @@ export async function createTestApp(
       payments,
       storage,
     };
-    return withoutStringTable(await handler(request, context));
+    return handler(request, context);
   };
-  return Object.assign(call, { payments, storage });
+  // Every API answer is checked against the store's OpenAPI document (tests/support/openapi.ts).
+  let reference: Promise<Conformance> | null = null;
+  const conformance = () => {
+    reference ??= respond("/api/v1/openapi.json").then(async (r) => new Conformance(await r.json()));
+    return reference;
+  };
+  const call = async (pathname: string, init: RequestInit & { ip?: string } = {}) => {
+    const response = await respond(pathname, init);
+    const url = new URL(pathname, "http://store.test");
+    const type = response.headers.get("content-type") ?? "";
+    if (url.pathname.startsWith("/api/v1/") && type.includes("json")) {
+      const method = (init.method ?? "GET").toUpperCase();
+      const problems = (await conformance()).check(
+        method,
+        url.pathname.slice("/api/v1".length),
+        response.status,
+        type,
+        await response.clone().json(),
+      );
+      if (problems.length) throw new Error(`The answer disagrees with /api/v1/openapi.json:\n${problems.join("\n")}`);
+    }
+    return withoutStringTable(response);
+  };
+  return Object.assign(call, { payments, storage, conformance });
 }
 
 /**
