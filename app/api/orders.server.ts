@@ -6,6 +6,7 @@ import { checkoutItemSchema } from "../market/orders/checkout.server";
 import { listOrders, listPasses, type OrderOwner, orderDetail } from "../market/orders/history.server";
 import { resendReceipt } from "../market/orders/mails.server";
 import { placeOrder } from "../market/orders/orders.server";
+import { PASS_STATES } from "../market/pass-status";
 import { lookupBusinessKey } from "../market/requests/lookup.server";
 import { publicOrigin } from "../utils/origin.server";
 import { readShopper } from "../utils/shopper.server";
@@ -98,7 +99,7 @@ export const orderRoutes: ApiRoute[] = [
     handler: async (call) => {
       const owner = await orderOwner(call);
       const status = z
-        .enum(["available", "expired", "unavailable"])
+        .enum(PASS_STATES)
         .optional()
         .parse(call.query.get("status") ?? undefined, { path: ["status"] });
       const list = await listPasses(call.context.db, owner, { status });
