@@ -276,7 +276,11 @@ describe(`labels and time zones on ${ENGINE}`, () => {
         expect_(c, "request", t("download.expiredOn", { date: seoulText(endedC, lang, "until") }));
         expect_(d, "pass", t("download.expiredOn", { date: seoulText(endedD, lang, "until") }));
         expect_(b, "purchase", seoulText(heldB, lang, "until"));
-        expect(rows(page).flat().filter((cell) => cell.includes("()"))).toEqual([]);
+        expect(
+          rows(page)
+            .flat()
+            .filter((cell) => cell.includes("()")),
+        ).toEqual([]);
         expect(page).toContain(ZONE[lang]);
       }
     }
