@@ -55,6 +55,17 @@ const T = {
 };
 
 const DAY = 86_400_000;
+const SHOTS = process.env.LABELS_SHOTS;
+
+/** Saves what the member sees, at phone and desktop widths, when LABELS_SHOTS names a folder. */
+async function look(page: Page, name: string) {
+  if (!SHOTS) return;
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
 
 /** Joins a fresh member (signed in on this page), gives it a registered licence; answers its ids. */
 async function freshMember(page: Page) {
@@ -116,6 +127,7 @@ test("passes, downloads and a payment say the truth and the zone, in English and
     const row = page.locator("tr").filter({ has: box });
     await expect(row.locator("td").last()).toHaveText(new RegExp(`\\d{1,2}:\\d{2}.* \\${ZONE[lang].slice(0, -1)}\\)$`));
     await expectAccessible(page);
+    await look(page, `pay-${lang}`);
   }
 
   // The pass used up (0 left, still valid), another pass past its end, and an item taken with that one, now ended.
@@ -152,6 +164,7 @@ test("passes, downloads and a payment say the truth and the zone, in English and
     await expect(rows.filter({ hasText: "2 / 5" }).locator("td").nth(2)).toHaveText(t.expired);
     for (const cell of await rows.locator("td:nth-child(5)").all()) await expect(cell).toContainText(ZONE[lang]);
     await expectAccessible(page);
+    await look(page, `passes-${lang}`);
 
     await openIn(page, "/mypage/download", lang);
     await expect(page.getByRole("list", { name: t.passes, exact: true }).getByRole("listitem")).toHaveText([t.usedUpLine]);
@@ -159,6 +172,7 @@ test("passes, downloads and a payment say the truth and the zone, in English and
     await expect(row.locator("td").nth(2)).toHaveText(t.fromPass);
     await expect(row.locator("td").nth(3)).toHaveText(t.expiredOn);
     await expectAccessible(page);
+    await look(page, `download-${lang}`);
 
     // Order times on the payment history say the zone too.
     await openIn(page, "/mypage/pay", lang);
