@@ -1,9 +1,10 @@
 import { type DownloadMode, downloadLicenseOf, redeemBridge, requestDownloads } from "../market/downloads/downloads.server";
-import { downloadLibrary } from "../market/downloads/library.server";
+import { DOWNLOAD_SOURCES, downloadLibrary } from "../market/downloads/library.server";
 import { licenceOverlap } from "../market/downloads/overlap.server";
 import { versionAtLeast } from "../market/downloads/rules";
 import { MarketError } from "../market/errors";
 import { identifyLicense, type LicenseIdentity } from "../market/licenses.server";
+import { PASS_STATES } from "../market/pass-status";
 import { MIN_EDITOR_VERSION } from "../market/rules";
 import { itemCode } from "../utils/input.server";
 import { type ApiCall, type ApiRoute, route } from "./define";
@@ -50,7 +51,12 @@ const libraryItem = z.object({
   type: z.string(),
   title: z.string(),
   thumb: z.string().nullable(),
-  source: z.string().openapi({ description: "How the licence holds it: purchase or pass (free and benefit in extras)." }),
+  source: z
+    .enum(DOWNLOAD_SOURCES)
+    .openapi({
+      description:
+        "Where it came from: purchase, direct (a business key's own purchase), request (paid by the representative), pass; free and benefit in extras.",
+    }),
   until: z.string(),
   expired: z.boolean(),
   discontinued: z.boolean(),
@@ -123,7 +129,14 @@ export const downloadRoutes = [
       list: z.array(libraryItem),
       total_count: z.number().int(),
       passes: z.array(
-        z.object({ id: z.number().int(), group: z.string(), remaining: z.number().int(), total: z.number().int(), expires_at: z.string() }),
+        z.object({
+          id: z.number().int(),
+          group: z.string(),
+          remaining: z.number().int(),
+          total: z.number().int(),
+          expires_at: z.string(),
+          status: z.enum(PASS_STATES),
+        }),
       ),
       extras: z.array(libraryItem),
     }),

@@ -5,6 +5,7 @@ import { checkoutItemSchema } from "../market/orders/checkout.server";
 import { listOrders, listPasses, type OrderOwner, orderDetail } from "../market/orders/history.server";
 import { resendReceipt } from "../market/orders/mails.server";
 import { placeOrder } from "../market/orders/orders.server";
+import { PASS_STATES } from "../market/pass-status";
 import { lookupBusinessKey } from "../market/requests/lookup.server";
 import { publicOrigin } from "../utils/origin.server";
 import { readShopper } from "../utils/shopper.server";
@@ -114,7 +115,7 @@ export const orderRoutes = [
     tag,
     summary: "Passes of the member or the licence",
     headers: [...payer],
-    query: z.object({ status: z.enum(["available", "expired", "unavailable"]).optional() }),
+    query: z.object({ status: z.enum(PASS_STATES).optional() }),
     answer: z.object({ list: z.array(passRow), total_count: z.number().int() }),
     handler: async (call, input) => {
       const owner = await orderOwner(call);

@@ -1,5 +1,6 @@
 import { CONTENT_TYPES } from "../market/catalog/kinds";
 import { SKIP_REASONS } from "../market/downloads/rules";
+import { PASS_STATES } from "../market/pass-status";
 import { BPM_BANDS } from "../market/rules";
 import { z } from "./zod";
 
@@ -182,7 +183,13 @@ export const orderDetail = orderRow
         total: z.number(),
         status: z.string(),
         used: z.boolean(),
-        expires_at: z.string().nullable(),
+        expires_at: z
+          .string()
+          .nullable()
+          .openapi({
+            description: "When the line's period of use ends (a pass line: the pass's end); null before payment and when cancelled.",
+          }),
+        valid_days: z.number().int().openapi({ description: "The line's period of use in days from payment." }),
         refund_amount: z.number(),
         cancellable: z.boolean(),
         refusal: z.string().nullable(),
@@ -199,7 +206,7 @@ export const passRow = z
     group: z.string(),
     remaining: z.number().int(),
     total: z.number().int(),
-    status: z.enum(["available", "expired", "unavailable"]),
+    status: z.enum(PASS_STATES).openapi({ description: "passState: used_up is 0 left while still valid; expired is past its end." }),
     purchased_at: z.string(),
     expires_at: z.string(),
     valid_days: z.number().int(),

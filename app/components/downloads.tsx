@@ -1,7 +1,19 @@
 import { useEffect, useId, useState } from "react";
 import { useTranslation } from "../i18n/react";
+import type { TFunction } from "../i18n/translate";
 import type { DownloadRow } from "../market/downloads/library.server";
 import { DOWNLOAD_DIALOG_CLOSE_MS } from "../market/rules";
+
+/**
+ * A pass of the licence on a download page (the website's and the webview's): what is left and until when, or that
+ * it is used up (its status from passState) while its period still runs.
+ */
+export function passLine(t: TFunction, p: { group: string; remaining: number; total: number; status: string; until: string }) {
+  const group = t(`price.group.${p.group}`);
+  return p.status === "used_up"
+    ? t("download.passUsedUp", { group, total: p.total, date: p.until })
+    : t("download.passLeft", { group, remaining: p.remaining, total: p.total, date: p.until });
+}
 
 /** The items a licence can download, each with a checkbox (expired and discontinued ones shown, not selectable). */
 export function DownloadTable({ rows }: { rows: DownloadRow[] }) {
@@ -37,7 +49,15 @@ export function DownloadTable({ rows }: { rows: DownloadRow[] }) {
                 <small className="muted">{t(`item.types.${i.type}`)}</small>
               </td>
               <td>{t(`download.sourceKind.${i.source}`)}</td>
-              <td>{i.discontinued ? t("item.discontinued") : i.expired ? `${t("download.expired")} (${i.until})` : i.until || "—"}</td>
+              <td>
+                {i.discontinued
+                  ? t("item.discontinued")
+                  : i.expired
+                    ? i.until
+                      ? t("download.expiredOn", { date: i.until })
+                      : t("download.expired")
+                    : i.until || "—"}
+              </td>
               <td>{i.downloads}</td>
             </tr>
           ))}

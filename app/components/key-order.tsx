@@ -85,7 +85,7 @@ export function KeyOrderDetail({
                     </>
                   ) : null}
                 </td>
-                <td>{l.until ?? "—"}</td>
+                <td>{l.until ?? (l.validDays ? t("orders.daysFromPayment", { count: l.validDays }) : "—")}</td>
               </tr>
             );
           })}

@@ -23,7 +23,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     {
       certificate,
       paidText: seoulText(certificate.paidAt, context.locale, "date"),
-      untilText: seoulText(certificate.usableUntil, context.locale, "date"),
+      untilText: seoulText(certificate.usableUntil, context.locale, "until"),
       title: `${t("certificate.title")} | ${t("embedded.title")}`,
     },
     { headers: PRIVATE },

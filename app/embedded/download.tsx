@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId } from "react";
-import { DownloadTable } from "../components/downloads";
+import { DownloadTable, passLine } from "../components/downloads";
 import { fixedT } from "../i18n/i18n.server";
 import { useTranslation } from "../i18n/react";
 import { downloadLicenseOf } from "../market/downloads/downloads.server";
@@ -24,12 +24,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const licence = await requireEmbeddedLicense(request, context);
   const locale = context.locale;
   const library = await downloadLibrary(context.db, licence.id, locale);
-  const text = (iso: string) => seoulText(iso, locale, "date");
+  const text = (iso: string) => seoulText(iso, locale, "until");
   const t = fixedT(locale);
   // Dates are spelled on the server only: Node's ICU and the webview's can differ (utils/dates.ts).
   return {
     rows: downloadRows(library, locale),
-    passes: library.passes.map((p) => ({ id: p.id, group: p.group, remaining: p.remaining, total: p.total, until: text(p.expiresAt) })),
+    passes: library.passes.map((p) => ({
+      id: p.id,
+      group: p.group,
+      remaining: p.remaining,
+      total: p.total,
+      status: p.status,
+      until: text(p.expiresAt),
+    })),
     problem: installationProblemKey(licence),
     mac: isMacOs(request.headers.get("user-agent")),
     licence: licenceLabel(licence),
@@ -89,9 +96,7 @@ export default function EmbeddedDownloads() {
       {passes.length ? (
         <ul className="embedded-passes">
           {passes.map((p) => (
-            <li key={p.id}>
-              {t("download.passLeft", { group: t(`price.group.${p.group}`), remaining: p.remaining, total: p.total, date: p.until })}
-            </li>
+            <li key={p.id}>{passLine(t, p)}</li>
           ))}
         </ul>
       ) : (

@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId } from "react";
-import { DownloadTable } from "../components/downloads";
+import { DownloadTable, passLine } from "../components/downloads";
 import { useTranslation } from "../i18n/react";
 import { startHandOver } from "../market/downloads/hand-over.server";
 import { downloadLibrary, downloadRows } from "../market/downloads/library.server";
@@ -32,7 +32,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const wanted = Number(new URL(request.url).searchParams.get("license"));
   const licence = licences.find((l) => l.id === wanted) ?? licences[0] ?? null;
   const library = licence ? await downloadLibrary(context.db, licence.id, context.locale) : null;
-  const text = (iso: string) => seoulText(iso, context.locale, "date");
+  const text = (iso: string) => seoulText(iso, context.locale, "until");
   return {
     licences: licences.map((l) => ({ id: l.id, name: licenceLabel(l) })),
     licenceId: licence?.id ?? null,
@@ -109,14 +109,7 @@ export default function DownloadsPage() {
           {passes.length ? (
             <ul className="chips" aria-label={t("download.passes")}>
               {passes.map((p) => (
-                <li key={p.id}>
-                  {t("download.passLeft", {
-                    group: t(`price.group.${p.group}`),
-                    remaining: p.remaining,
-                    total: p.total,
-                    date: p.untilText,
-                  })}
-                </li>
+                <li key={p.id}>{passLine(t, { ...p, until: p.untilText })}</li>
               ))}
             </ul>
           ) : null}

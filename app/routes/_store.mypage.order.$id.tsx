@@ -29,7 +29,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     {
       order: keyOrderView(order, context.locale),
       token: token as string,
-      until: seoulText(new Date(access.expires).toISOString(), context.locale, "date"),
+      until: seoulText(new Date(access.expires).toISOString(), context.locale, "until"),
       seo: await pageSeo(request, context, { titleKey: "orders.detailTitle" }),
     },
     { headers: PRIVATE },

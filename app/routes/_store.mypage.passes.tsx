@@ -3,37 +3,61 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { useTranslation } from "../i18n/react";
 import { listPasses } from "../market/orders/history.server";
+import type { PassState } from "../market/pass-status";
 import { requireViewer } from "../utils/auth.server";
+import { seoulText } from "../utils/dates";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/**
+ * Status filter and sort, with the spec's defaults (section 9: pass status default 2, sort default 1): status
+ * codes 1 all, 2 available, 3 expired, 4 unavailable, and 5 used up (0 left while still valid, issue 26.5); the
+ * statuses' names (all, available, used_up, expired, unavailable) are read too, so /mypage/passes?status=all
+ * lists them all. Sort 1 newest purchase first, 2 soonest expiry first. The statuses come from passState.
+ */
 const TABS = [
   ["2", "available"],
+  ["5", "used_up"],
   ["3", "expired"],
   ["4", "unavailable"],
   ["1", "all"],
 ] as const;
-
-/** /mypage/passes: the member's passes — remaining of total, status, purchase date, valid days, licence. */
-/**
- * Status filter and sort, with the spec's defaults (section 9: pass status default 2, sort default 1): status
- * codes 1 all, 2 available, 3 expired, 4 unavailable; sort 1 newest purchase first, 2 soonest expiry first.
- */
+type TabCode = (typeof TABS)[number][0];
+const CODE_OF: Record<string, TabCode> = Object.fromEntries(
+  TABS.flatMap(([code, name]) => [
+    [code, code],
+    [name, code],
+  ]),
+);
+const STATUS_OF: Record<TabCode, PassState | undefined> = {
+  "1": undefined,
+  "2": "available",
+  "3": "expired",
+  "4": "unavailable",
+  "5": "used_up",
+};
 const query = z.object({
-  status: z.enum(["1", "2", "3", "4"]).catch("2"),
+  status: z
+    .string()
+    .transform((v) => CODE_OF[v.trim().toLowerCase()] ?? "2")
+    .catch("2"),
   sort: z.enum(["1", "2"]).catch("1"),
 });
-const STATUS_OF = { "1": undefined, "2": "available", "3": "expired", "4": "unavailable" } as const;
 
+/** /mypage/passes: the member's passes — remaining of total, status, purchase date, valid days, licence. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const q = query.parse({ status: "2", sort: "1", ...Object.fromEntries(new URL(request.url).searchParams) });
   const passes = await listPasses(context.db, { userId: viewer.id }, { status: STATUS_OF[q.status], sort: q.sort === "2" ? 2 : 1 });
+  // Dates are spelled on the server only (utils/dates.ts): the purchase a day of record, the end a deadline (zoned).
   return {
-    passes,
+    passes: passes.map((p) => ({
+      ...p,
+      purchasedText: seoulText(p.purchasedAt, context.locale, "date"),
+      untilText: seoulText(p.expiresAt, context.locale, "until"),
+    })),
     status: q.status,
     sort: q.sort,
-    locale: context.locale,
     seo: await pageSeo(request, context, { titleKey: "passes.title" }),
   };
 }
@@ -41,10 +65,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...seoMeta(data?.seo), { name: "robots", content: "noindex" }];
 
 export default function PassesPage() {
-  const { passes, status, sort, locale } = useLoaderData<typeof loader>();
+  const { passes, status, sort } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
-  const date = (iso: string) =>
-    new Intl.DateTimeFormat(locale === "ko" ? "ko-KR" : "en-US", { dateStyle: "medium", timeZone: "Asia/Seoul" }).format(new Date(iso));
   return (
     <section className="account-page wide">
       <h1>{t("passes.title")}</h1>
@@ -88,8 +110,8 @@ export default function PassesPage() {
                 <td>{t(`price.group.${p.group}`)}</td>
                 <td>{`${p.remaining} / ${p.total}`}</td>
                 <td>{t(`passes.state.${p.status}`)}</td>
-                <td>{date(p.purchasedAt)}</td>
-                <td>{t("passes.until", { days: p.validDays, date: date(p.expiresAt) })}</td>
+                <td>{p.purchasedText}</td>
+                <td>{t("passes.until", { days: p.validDays, date: p.untilText })}</td>
                 <td>{p.license ?? "—"}</td>
               </tr>
             ))}

@@ -144,48 +144,52 @@ export default function PaymentDetail() {
             </tr>
           </thead>
           <tbody>
-            {order.lines.map((l) => (
-              <tr key={l.id}>
-                <td>
-                  {l.cancellable ? (
-                    <input
-                      type="checkbox"
-                      name="line"
-                      value={l.id}
-                      aria-label={t("orders.selectLine", { title: l.title || l.passGroup || "" })}
-                    />
-                  ) : null}
-                </td>
-                <td>
-                  {l.itemType === "pass" && l.passGroup ? passTitle(t, l.passGroup, l.passCount ?? 0) : l.title}
-                  <br />
-                  <small className="muted">{l.itemType === "pass" ? t("pay.pass") : t(`item.types.${l.itemType}`)}</small>
-                  {l.itemType !== "pass" && l.status === "active" && order.status !== "waiting" ? (
-                    <>
-                      {" · "}
-                      <PopupLink href={`/mypage/certificate/${l.id}`}>{t("certificate.link")}</PopupLink>
-                    </>
-                  ) : null}
-                </td>
-                <td>{money(l.total)}</td>
-                <td>
-                  {order.status === "waiting"
-                    ? t("orders.state.waiting")
-                    : l.status === "cancelled"
-                      ? t("orders.lineCancelled")
-                      : l.used
-                        ? t("orders.lineUsed")
-                        : t("orders.lineActive")}
-                  {l.refusal && l.status === "active" && order.status !== "waiting" ? (
-                    <>
-                      <br />
-                      <small className="muted">{t(`orders.refusal.REFUND_${l.refusal.toUpperCase()}`)}</small>
-                    </>
-                  ) : null}
-                </td>
-                <td>{l.expiresAt ? date(l.expiresAt) : "—"}</td>
-              </tr>
-            ))}
+            {order.lines.map((l) => {
+              const title = l.itemType === "pass" && l.passGroup ? passTitle(t, l.passGroup, l.passCount ?? 0) : l.title;
+              return (
+                <tr key={l.id}>
+                  <td>
+                    {l.cancellable ? (
+                      <input type="checkbox" name="line" value={l.id} aria-label={t("orders.selectLine", { title })} />
+                    ) : null}
+                  </td>
+                  <td>
+                    {title}
+                    <br />
+                    <small className="muted">{l.itemType === "pass" ? t("pay.pass") : t(`item.types.${l.itemType}`)}</small>
+                    {l.itemType !== "pass" && l.status === "active" && order.status !== "waiting" ? (
+                      <>
+                        {" · "}
+                        <PopupLink href={`/mypage/certificate/${l.id}`}>{t("certificate.link")}</PopupLink>
+                      </>
+                    ) : null}
+                  </td>
+                  <td>{money(l.total)}</td>
+                  <td>
+                    {order.status === "waiting"
+                      ? t("orders.state.waiting")
+                      : l.status === "cancelled"
+                        ? t("orders.lineCancelled")
+                        : l.used
+                          ? t("orders.lineUsed")
+                          : t("orders.lineActive")}
+                    {l.refusal && l.status === "active" && order.status !== "waiting" ? (
+                      <>
+                        <br />
+                        <small className="muted">{t(`orders.refusal.REFUND_${l.refusal.toUpperCase()}`)}</small>
+                      </>
+                    ) : null}
+                  </td>
+                  <td>
+                    {l.expiresAt
+                      ? date(l.expiresAt)
+                      : l.status !== "cancelled" && order.status === "waiting"
+                        ? t("orders.daysFromPayment", { count: l.validDays })
+                        : "—"}
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
         {cancellableLines.length ? (

@@ -13,7 +13,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!certificate) return new Response("Not found", { status: 404 });
   const pdf = await certificatePdf(certificate, fixedT(context.locale), {
     paid: seoulText(certificate.paidAt, context.locale, "date"),
-    until: seoulText(certificate.usableUntil, context.locale, "date"),
+    until: seoulText(certificate.usableUntil, context.locale, "until"),
   });
   return new Response(new Uint8Array(pdf), {
     headers: {

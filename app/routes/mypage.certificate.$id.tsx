@@ -15,7 +15,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const certificate = Number.isInteger(id) && id > 0 ? await certificateOf(context.db, viewer.id, id, context.locale) : null;
   if (!certificate) throw data(null, { status: 404 });
   const paidText = seoulText(certificate.paidAt, context.locale, "date");
-  const untilText = seoulText(certificate.usableUntil, context.locale, "date");
+  const untilText = seoulText(certificate.usableUntil, context.locale, "until");
   return {
     certificate,
     paidText,

@@ -27,7 +27,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     {
       certificate,
       paidText: seoulText(certificate.paidAt, context.locale, "date"),
-      untilText: seoulText(certificate.usableUntil, context.locale, "date"),
+      untilText: seoulText(certificate.usableUntil, context.locale, "until"),
       back: `/mypage/order/${id.data}?access=${encodeURIComponent(token as string)}`,
       seo: await pageSeo(request, context, { titleKey: "certificate.title" }),
     },

@@ -92,6 +92,8 @@ export function keyOrderView(order: OrderDetail, locale: Locale) {
             : "orders.lineActive",
       refusalKey: l.refusal && l.status === "active" && !waiting ? `orders.refusal.REFUND_${l.refusal.toUpperCase()}` : null,
       until: l.expiresAt ? seoulText(l.expiresAt, locale) : null,
+      /** Before payment: the period it will have, in days from payment (none for a cancelled line). */
+      validDays: waiting && l.status !== "cancelled" ? l.validDays : null,
     })),
   };
 }

@@ -22,7 +22,7 @@ export function overlapLines(
         id,
         title,
         source: o.source,
-        until: o.until ? seoulText(o.until, locale, "date") : "",
+        until: o.until ? seoulText(o.until, locale, "until") : "",
         requestNo: o.requestNo,
         serial: o.serial,
       },

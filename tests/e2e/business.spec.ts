@@ -445,9 +445,9 @@ for (const lang of ["ko", "en"] as const) {
 
     await expect(page).toHaveURL((url) => url.pathname === "/requestComp");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(t.sent);
-    // The deadline in the page's language: Korean times say 오전/오후, not AM/PM.
+    // The deadline in the page's language (Korean times say 오전/오후, not AM/PM) and its zone (issue 26.6).
     await expect(definition(page, t.payableUntil)).toHaveText(
-      lang === "ko" ? /^\d{4}년 \d+월 \d+일 (오전|오후) \d/ : /\d{4} at \d.* (AM|PM)$/,
+      lang === "ko" ? /^\d{4}년 \d+월 \d+일 (오전|오후) \d.* \(한국 시간\)$/ : /\d{4} at \d.* (AM|PM) \(KST\)$/,
     );
     await expectAccessible(page);
     await shot(page, `requestComp-${lang}`);

@@ -154,7 +154,7 @@ describe(`events and notices on ${ENGINE}`, () => {
         expect(html).toContain(seoulTime(welcome.ends_at, lang));
         expect(seoulTime(welcome.starts_at, lang)).toMatch(/00:00$/);
         expect(seoulTime(welcome.ends_at, lang)).toMatch(/23:59$/);
-        expect(html).toContain(lang === "en" ? "(Korea time)" : "(한국 시간)");
+        expect(html).toContain(lang === "en" ? "(KST)" : "(한국 시간)");
         expect(html).toContain(`src="${welcome.image_path}"`);
         const firstLine = (lang === "en" ? welcome.body_en : welcome.body_ko).split("\n")[0];
         expect(html).toContain(`<p>${firstLine.replace(/'/g, "&#x27;")}</p>`);

@@ -135,7 +135,7 @@ describe(`mail on ${ENGINE}`, () => {
     const deposit = (await mailTo(s.email)).find((m) => m.kind === "deposit");
     expect(deposit?.subject).toBe(`[VideoAsset Market] Deposit received for payment ${vbankOrder.order_no}`);
     expect(mails[1].subject).toMatch(/^\[VideoAsset Market\] Receipt for payment MKT-/);
-    expect(mails[2].body_text).toMatch(/Deposit .* by .* \(Korea time\) to:\n.+ \d{13}/);
+    expect(mails[2].body_text).toMatch(/Deposit .* by .* \(KST\) to:\n.+ \d{13}/);
     expect(mails[1].body_html).toContain("%PUBLIC_URL%/mypage/pay/");
   });
 

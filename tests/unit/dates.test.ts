@@ -15,7 +15,19 @@ describe("seoulText", () => {
   });
 
   it("leaves English times as they are", () => {
-    expect(seoulText(afternoon, "en")).toMatch(/3:05 PM$/);
-    expect(seoulText(morning, "en", "long")).toBe("November 26, 2026 at 3:05:00 AM");
+    expect(seoulText(afternoon, "en")).toMatch(/3:05 PM \(KST\)$/);
+    expect(seoulText(morning, "en", "long")).toBe("November 26, 2026 at 3:05:00 AM (KST)");
+  });
+
+  it("says the zone of every time and of every deadline day, in both languages; a day of record has none (issue 26.6)", () => {
+    for (const style of ["dateTime", "long", "until"] as const) {
+      expect(seoulText(afternoon, "en", style)).toMatch(/ \(KST\)$/);
+      expect(seoulText(afternoon, "ko", style)).toMatch(/ \(한국 시간\)$/);
+    }
+    // The day in Seoul, not in UTC: 2026-11-25T18:05Z is already the 26th there.
+    expect(seoulText(morning, "en", "until")).toBe("Nov 26, 2026 (KST)");
+    expect(seoulText(morning, "ko", "until")).toBe("2026. 11. 26. (한국 시간)");
+    expect(seoulText(afternoon, "en", "date")).toBe("Nov 26, 2026");
+    expect(seoulText(afternoon, "ko", "date")).not.toMatch(/한국 시간|KST/);
   });
 });

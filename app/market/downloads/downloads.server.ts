@@ -13,6 +13,7 @@ import type { Locale } from "../../i18n/config";
 import { MarketError } from "../errors";
 import type { LicenseIdentity } from "../licenses.server";
 import { passGroupOf } from "../pass-groups";
+import { passState } from "../pass-status";
 import { passGroupOfContent, type SkipReason, versionAtLeast } from "./rules";
 
 /** A file link lives 10 minutes (long enough to resume with range requests, short enough not to be shared). */
@@ -107,11 +108,14 @@ interface Holding {
   until: string;
   orderItemId: number | null;
   passId: number | null;
+  /** The purchase category of the order behind a bought holding (member, direct, request); null for a pass. */
+  category: string | null;
 }
 
 /**
  * What a licence holds: purchased lines (and the items of purchased packages) and pass downloads, each until its
- * end. Expired holdings are reported apart, so the caller can say they were left out. A discontinued item is held
+ * end. Expired holdings are reported apart, so the caller can say they were left out; `ended` keeps, for each
+ * expired item, the holding that ended last (where it came from and when it ended, for the download lists). A discontinued item is held
  * only through a purchase made before it was discontinued (decisions.md): a package bought later was priced without
  * it, so it is left out (`gone`), and so is what a pass or an unknown time would give.
  */
@@ -119,7 +123,7 @@ export async function holdings(
   db: DB,
   licenseId: number,
   now = new Date(),
-): Promise<{ held: Map<number, Holding>; expired: Set<number>; gone: Set<number> }> {
+): Promise<{ held: Map<number, Holding>; expired: Set<number>; ended: Map<number, Holding>; gone: Set<number> }> {
   const at = now.toISOString();
   const bought = await db
     .selectFrom("order_items")
@@ -130,6 +134,7 @@ export async function holdings(
       "order_items.content_id",
       "order_items.expires_at",
       "orders.created_at as ordered_at",
+      "orders.purchase_category",
       "contents.contents_type",
       "contents.status",
       "contents.discontinued_at",
@@ -156,37 +161,41 @@ export async function holdings(
     .execute();
   const held = new Map<number, Holding>();
   const expired = new Set<number>();
+  const ended = new Map<number, Holding>();
   const gone = new Set<number>();
   /** A right to the content from something bought (or taken) at `since`; null since for a pass. */
   const covers = (c: { status: string; discontinued_at: string | null }, since: string | null) =>
     c.status === "active" || (since !== null && c.discontinued_at !== null && since < c.discontinued_at);
-  const add = (contentId: number, until: string | null, orderItemId: number | null, passId: number | null) => {
+  const add = (contentId: number, until: string | null, orderItemId: number | null, passId: number | null, category: string | null) => {
     if (!until) return;
     if (until <= at) {
+      const last = ended.get(contentId);
+      if (!last || last.until < until) ended.set(contentId, { until, orderItemId, passId, category });
       if (!held.has(contentId)) expired.add(contentId);
       return;
     }
     expired.delete(contentId);
     gone.delete(contentId);
     const current = held.get(contentId);
-    if (!current || current.until < until) held.set(contentId, { until, orderItemId, passId });
+    if (!current || current.until < until) held.set(contentId, { until, orderItemId, passId, category });
   };
   const leaveOut = (contentId: number, until: string | null) => {
     if (until && until > at && !held.has(contentId)) gone.add(contentId);
   };
   for (const b of bought) {
-    if (covers(b, b.ordered_at)) add(b.content_id as number, b.expires_at, b.id, null);
+    if (covers(b, b.ordered_at)) add(b.content_id as number, b.expires_at, b.id, null, b.purchase_category);
     else leaveOut(b.content_id as number, b.expires_at);
     for (const item of bundled.filter((x) => x.package_id === b.content_id)) {
-      if (covers(item, b.ordered_at)) add(item.content_id, b.expires_at, b.id, null);
+      if (covers(item, b.ordered_at)) add(item.content_id, b.expires_at, b.id, null, b.purchase_category);
       else leaveOut(item.content_id, b.expires_at);
     }
   }
   for (const p of passed) {
-    if (p.status === "active") add(p.content_id, p.expires_at, null, p.pass_id);
+    if (p.status === "active") add(p.content_id, p.expires_at, null, p.pass_id, null);
     else leaveOut(p.content_id, p.expires_at);
   }
-  return { held, expired, gone };
+  for (const id of held.keys()) ended.delete(id);
+  return { held, expired, ended, gone };
 }
 
 async function issueFileLink(
@@ -239,6 +248,7 @@ export async function requestDownloads(db: DB, input: DownloadRequest, locale: L
             "passes.license_id",
             "passes.user_id",
             "passes.status",
+            "passes.remaining",
             "passes.expires_at",
             "pass_prices.contents_flag",
             "pass_prices.contents_type_sub",
@@ -324,8 +334,13 @@ export async function requestDownloads(db: DB, input: DownloadRequest, locale: L
       skipped.push({ contentId: id, reason: "not_covered" });
       continue;
     }
-    if (pass.status !== "available" || pass.expires_at <= now.toISOString()) {
+    const state = passState({ status: pass.status, remaining: pass.remaining, expiresAt: pass.expires_at }, now);
+    if (state === "expired" || state === "unavailable") {
       skipped.push({ contentId: id, reason: "expired" });
+      continue;
+    }
+    if (state === "used_up") {
+      skipped.push({ contentId: id, reason: "no_remaining" });
       continue;
     }
     // One deduction per pass and content: the partial unique index turns a repeat or a race into "already paid".

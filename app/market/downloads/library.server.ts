@@ -3,7 +3,18 @@ import type { DB } from "../../db/db.server";
 import type { Locale } from "../../i18n/config";
 import { seoulText } from "../../utils/dates";
 import { passGroupOf } from "../pass-groups";
+import { type PassState, passState } from "../pass-status";
 import { holdings } from "./downloads.server";
+
+/**
+ * Where a listed item came from: a member's purchase, a direct purchase with a business key, a purchase request
+ * paid by the business's representative, a pass download, or a free or benefit download.
+ */
+export const DOWNLOAD_SOURCES = ["purchase", "direct", "request", "pass", "free", "benefit"] as const;
+export type DownloadSource = (typeof DOWNLOAD_SOURCES)[number];
+
+const sourceOf = (h: { passId: number | null; category: string | null }): DownloadSource =>
+  h.passId !== null ? "pass" : h.category === "request" ? "request" : h.category === "direct" ? "direct" : "purchase";
 
 export interface LibraryItem {
   contentId: number;
@@ -11,8 +22,8 @@ export interface LibraryItem {
   type: string;
   title: string;
   thumb: string | null;
-  /** purchase | pass */
-  source: string;
+  source: DownloadSource;
+  /** When its period of use ends (an expired item: when it ended); for free and benefit items the last download. */
   until: string;
   expired: boolean;
   discontinued: boolean;
@@ -25,6 +36,8 @@ export interface LibraryPass {
   remaining: number;
   total: number;
   expiresAt: string;
+  /** available or used_up (passState): the licence's passes whose period still runs. */
+  status: PassState;
 }
 
 export interface Library {
@@ -39,7 +52,7 @@ export interface DownloadRow {
   contentId: number;
   title: string;
   type: string;
-  source: string;
+  source: DownloadSource;
   until: string;
   expired: boolean;
   discontinued: boolean;
@@ -58,22 +71,13 @@ export function downloadRows(library: Library, locale: Locale): DownloadRow[] {
     discontinued: i.discontinued,
     downloads: i.downloads,
   });
-  return [...library.items.map((i) => row(i, seoulText(i.until, locale, "date"))), ...library.extras.map((i) => row(i, ""))];
+  return [...library.items.map((i) => row(i, seoulText(i.until, locale, "until"))), ...library.extras.map((i) => row(i, ""))];
 }
 
 export async function downloadLibrary(db: DB, licenseId: number, locale: Locale, now = new Date()): Promise<Library> {
   const at = now.toISOString();
-  const { held, expired, gone } = await holdings(db, licenseId, now);
-  // Expired purchases keep their end date for the list.
-  const ends = await db
-    .selectFrom("order_items")
-    .innerJoin("orders", "orders.id", "order_items.order_id")
-    .select(["order_items.content_id", "order_items.expires_at"])
-    .where("orders.license_id", "=", licenseId)
-    .where("orders.status", "in", ["complete", "partially_cancelled"])
-    .where("order_items.status", "=", "active")
-    .where("order_items.content_id", "is not", null)
-    .execute();
+  // Expired items keep where they came from and when they ended (the holding that ended last).
+  const { held, expired, ended, gone } = await holdings(db, licenseId, now);
   const ids = [...held.keys(), ...expired, ...gone];
   const counts = ids.length
     ? await db
@@ -87,10 +91,15 @@ export async function downloadLibrary(db: DB, licenseId: number, locale: Locale,
   const extrasRows = await db
     .selectFrom("downloads")
     .innerJoin("contents", "contents.id", "downloads.content_id")
-    .select(["contents.id", (eb) => eb.fn.countAll<number>().as("n"), (eb) => eb.fn.max("downloads.created_at").as("last")])
+    .select([
+      "contents.id",
+      "contents.price_type",
+      (eb) => eb.fn.countAll<number>().as("n"),
+      (eb) => eb.fn.max("downloads.created_at").as("last"),
+    ])
     .where("downloads.license_id", "=", licenseId)
     .where("contents.price_type", "in", ["free", "benefit"])
-    .groupBy("contents.id")
+    .groupBy(["contents.id", "contents.price_type"])
     .execute();
   const allIds = [...new Set([...ids, ...extrasRows.map((r) => r.id)])];
   const contents = allIds.length
@@ -102,7 +111,14 @@ export async function downloadLibrary(db: DB, licenseId: number, locale: Locale,
     : [];
   const byId = new Map(contents.map((c) => [c.id, c]));
   const count = new Map(counts.map((c) => [c.content_id, Number(c.n)]));
-  const item = (id: number, source: string, until: string, isExpired: boolean, downloads: number, isGone = false): LibraryItem | null => {
+  const item = (
+    id: number,
+    source: DownloadSource,
+    until: string,
+    isExpired: boolean,
+    downloads: number,
+    isGone = false,
+  ): LibraryItem | null => {
     const c = byId.get(id);
     if (!c) return null;
     return {
@@ -121,12 +137,12 @@ export async function downloadLibrary(db: DB, licenseId: number, locale: Locale,
   };
   const items: LibraryItem[] = [];
   for (const [id, h] of held) {
-    const i = item(id, h.passId ? "pass" : "purchase", h.until, false, count.get(id) ?? 0);
+    const i = item(id, sourceOf(h), h.until, false, count.get(id) ?? 0);
     if (i) items.push(i);
   }
   for (const id of expired) {
-    const until = ends.filter((e) => e.content_id === id).reduce((m, e) => (e.expires_at && e.expires_at > m ? e.expires_at : m), "");
-    const i = item(id, "purchase", until, true, count.get(id) ?? 0);
+    const last = ended.get(id);
+    const i = item(id, last ? sourceOf(last) : "purchase", last?.until ?? "", true, count.get(id) ?? 0);
     if (i) items.push(i);
   }
   for (const id of gone) {
@@ -141,6 +157,7 @@ export async function downloadLibrary(db: DB, licenseId: number, locale: Locale,
       "passes.id",
       "passes.remaining",
       "passes.total",
+      "passes.status",
       "passes.expires_at",
       "pass_prices.contents_flag",
       "pass_prices.contents_type_sub",
@@ -158,9 +175,10 @@ export async function downloadLibrary(db: DB, licenseId: number, locale: Locale,
       remaining: p.remaining,
       total: p.total,
       expiresAt: p.expires_at,
+      status: passState({ status: p.status, remaining: p.remaining, expiresAt: p.expires_at }, now),
     })),
     extras: extrasRows.flatMap((r) => {
-      const i = item(r.id, "free", String(r.last ?? ""), false, Number(r.n));
+      const i = item(r.id, r.price_type === "benefit" ? "benefit" : "free", String(r.last ?? ""), false, Number(r.n));
       return i ? [i] : [];
     }),
   };

@@ -5,7 +5,8 @@ import type { PayMethod } from "../../integrations/payments/gateway";
 import { seoulText } from "../../utils/dates";
 import { formatMoney } from "../money";
 import { passGroupOf } from "../pass-groups";
-import { ORDER_HISTORY_YEARS } from "../rules";
+import { type PassState, passState } from "../pass-status";
+import { ORDER_HISTORY_YEARS, USE_PERIOD_DAYS } from "../rules";
 import { contentsName, orderContents } from "./order-names.server";
 import { quoteRefund } from "./pricing";
 
@@ -202,7 +203,13 @@ export interface OrderDetailLine {
   total: number;
   status: string;
   used: boolean;
+  /**
+   * When the line's period of use ends: a content line's end (90 days from payment), a pass line's pass end (its
+   * valid days from payment); null before payment and for a cancelled line (it has no period of use).
+   */
   expiresAt: string | null;
+  /** The line's period of use in days from payment: 90 for content, the pass's valid days for a pass. */
+  validDays: number;
   refundAmount: number;
   /** Whether this line alone could be cancelled now, and if not why. */
   cancellable: boolean;
@@ -281,8 +288,10 @@ export async function orderDetail(
         "pass_prices.contents_flag",
         "pass_prices.contents_type_sub",
         "pass_prices.contents_count",
+        "pass_prices.valid_days",
         "passes.remaining",
         "passes.total as pass_total",
+        "passes.expires_at as pass_expires_at",
       ])
       .where("order_items.order_id", "=", o.id)
       .orderBy("order_items.id")
@@ -311,7 +320,8 @@ export async function orderDetail(
       total: i.unit_price - i.discount + i.vat,
       status: i.status,
       used,
-      expiresAt: i.expires_at,
+      expiresAt: i.status === "cancelled" ? null : i.contents_flag !== null ? i.pass_expires_at : i.expires_at,
+      validDays: i.valid_days ?? USE_PERIOD_DAYS,
       refundAmount: i.refund_amount,
     };
   });
@@ -368,7 +378,7 @@ export interface PassRow {
   group: string;
   remaining: number;
   total: number;
-  status: "available" | "expired" | "unavailable";
+  status: PassState;
   purchasedAt: string;
   expiresAt: string;
   validDays: number;
@@ -376,13 +386,13 @@ export interface PassRow {
 }
 
 /**
- * The member's passes; status follows the expiry date and the remaining count. Sort 1 (the spec's default):
- * newest purchase first; sort 2: the soonest expiry first.
+ * The member's passes, each with its status from `passState` (pass-status.ts). Sort 1 (the spec's default):
+ * newest purchase first; sort 2: the soonest expiry first. No status filter: all of them.
  */
 export async function listPasses(
   db: DB,
   owner: OrderOwner,
-  filter: { status?: string; sort?: 1 | 2 } = {},
+  filter: { status?: PassState; sort?: 1 | 2 } = {},
   now = new Date(),
 ): Promise<PassRow[]> {
   const rows = await ownedBy(db.selectFrom("passes"), owner, "passes")
@@ -405,8 +415,7 @@ export async function listPasses(
     .orderBy("passes.id", "desc")
     .execute();
   const list = rows.map((r) => {
-    const status: PassRow["status"] =
-      r.status === "unavailable" ? "unavailable" : Date.parse(r.expires_at) <= now.getTime() || r.remaining <= 0 ? "expired" : "available";
+    const status = passState({ status: r.status, remaining: r.remaining, expiresAt: r.expires_at }, now);
     return {
       id: r.id,
       group: passGroupOf(r.contents_flag, r.contents_type_sub),

@@ -3,6 +3,7 @@ import type { DB } from "../../db/db.server";
 import type { Locale } from "../../i18n/config";
 import { hasActiveLicense } from "../licenses.server";
 import { orderContents } from "../orders/order-names.server";
+import { passState } from "../pass-status";
 
 /** My page home: what the member has at a glance, all from the database. */
 export async function memberSummary(db: DB, userId: number, locale: Locale, now = new Date()) {
@@ -14,7 +15,18 @@ export async function memberSummary(db: DB, userId: number, locale: Locale, now 
   const [favorites, cart, activePasses, orders, downloads, inquiries, licenses, recentOrders] = await Promise.all([
     count("interests"),
     count("carts"),
-    count("passes", (q) => q.where("status", "=", "available").where("expires_at", ">", now.toISOString())),
+    // Passes that can still be used, by the one status rule (pass-status.ts): what /mypage/passes lists by default.
+    db
+      .selectFrom("passes")
+      .select(["status", "remaining", "expires_at"])
+      .where("user_id", "=", userId)
+      .where("status", "=", "available")
+      .where("expires_at", ">", now.toISOString())
+      .execute()
+      .then(
+        (rows) =>
+          rows.filter((r) => passState({ status: r.status, remaining: r.remaining, expiresAt: r.expires_at }, now) === "available").length,
+      ),
     count("orders"),
     count("downloads"),
     count("support_tickets"),
