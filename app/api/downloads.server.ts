@@ -51,12 +51,10 @@ const libraryItem = z.object({
   type: z.string(),
   title: z.string(),
   thumb: z.string().nullable(),
-  source: z
-    .enum(DOWNLOAD_SOURCES)
-    .openapi({
-      description:
-        "Where it came from: purchase, direct (a business key's own purchase), request (paid by the representative), pass; free and benefit in extras.",
-    }),
+  source: z.enum(DOWNLOAD_SOURCES).openapi({
+    description:
+      "Where it came from: purchase, direct (a business key's own purchase), request (paid by the representative), pass; free and benefit in extras.",
+  }),
   until: z.string(),
   expired: z.boolean(),
   discontinued: z.boolean(),

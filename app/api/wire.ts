@@ -183,12 +183,9 @@ export const orderDetail = orderRow
         total: z.number(),
         status: z.string(),
         used: z.boolean(),
-        expires_at: z
-          .string()
-          .nullable()
-          .openapi({
-            description: "When the line's period of use ends (a pass line: the pass's end); null before payment and when cancelled.",
-          }),
+        expires_at: z.string().nullable().openapi({
+          description: "When the line's period of use ends (a pass line: the pass's end); null before payment and when cancelled.",
+        }),
         valid_days: z.number().int().openapi({ description: "The line's period of use in days from payment." }),
         refund_amount: z.number(),
         cancellable: z.boolean(),
