@@ -165,12 +165,14 @@ describe(`the server as a cluster of two workers on ${ENGINE}`, () => {
     const changed = await renameItem(db, item.id, title);
     expect(changed).toEqual({ ok: true });
     const t0 = Date.now();
-    // Every worker shows the new title once its one-second view of the content version has moved.
+    // Every worker shows the new title once its one-second view of the content version has moved. Times are of
+    // when each request was sent (a busy machine may be slow to answer; what counts is what the answer was of).
     const fresh = new Map<number, number>();
-    while (fresh.size < 2 && Date.now() - t0 < 5000) {
+    while (fresh.size < 2 && Date.now() - t0 < 10_000) {
+      const sent = Date.now() - t0;
       const res = await get(page);
-      if (res.body.includes(title)) fresh.set(res.pid, fresh.get(res.pid) ?? Date.now() - t0);
-      else expect(Date.now() - t0, `worker ${res.pid} still shows the old title`).toBeLessThan(1500);
+      if (res.body.includes(title)) fresh.set(res.pid, fresh.get(res.pid) ?? sent);
+      else expect(sent, `worker ${res.pid} still shows the old title`).toBeLessThan(1500);
       await sleep(50);
     }
     expect(fresh.size).toBe(2);
