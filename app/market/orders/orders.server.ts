@@ -232,6 +232,8 @@ export async function placeOrder(db: DB, gateways: Gateways, input: PlaceOrderIn
           idempotency_key: input.idempotencyKey,
           order_name: name,
           coupon_code: coupon?.code ?? null,
+          // The checkout's language: the mails of a key-only buyer (no member, no language of their own) use it.
+          language: input.locale,
           created_at: at,
           updated_at: at,
         })
