@@ -8,7 +8,8 @@ import { identifyLicense, type LicenseIdentity } from "../market/licenses.server
 import { MIN_EDITOR_VERSION } from "../market/rules";
 import { itemCode } from "../utils/input.server";
 import { readJson } from "./caller.server";
-import { ok } from "./envelope.server";
+import { type Envelope, ok } from "./envelope.server";
+import { apiMessage } from "./messages.server";
 import type { ApiCall, ApiRoute } from "./router.server";
 
 /** The editor's licence: the `license_id` and `hw_info` headers, verified together. */
@@ -62,8 +63,18 @@ function download(mode: DownloadMode): ApiRoute["handler"] {
       },
       call.language,
     );
-    return ok({ state: result.granted.length ? "SUCCESS" : "ERROR", ...result });
+    return answer(call, result);
   };
+}
+
+/**
+ * A download's answer. A pass asked for items it has no downloads left for answers the spec's 'no remaining
+ * downloads' (section 8) as result.message, in the caller's language, with what it did grant (issue 26, point 4).
+ */
+function answer(call: ApiCall, result: Awaited<ReturnType<typeof requestDownloads>>): Response {
+  const data = { state: result.granted.length ? "SUCCESS" : "ERROR", ...result };
+  if (!result.messages.includes("no_remaining")) return ok(data);
+  return Response.json({ result: { code: 200, message: apiMessage(call.language, "PASS_EMPTY") }, data } satisfies Envelope<typeof data>);
 }
 
 /** Downloads into the editor (spec section 7: contents/downloads, /free, /pass; users/downloads; overlap; hwinfo). */

@@ -48,6 +48,16 @@ export function DownloadTable({ rows }: { rows: DownloadRow[] }) {
 }
 
 /**
+ * One pass of the licence and what is left of it; a used-up one says the spec's 'no remaining downloads' (section 8),
+ * so nobody asks it for more.
+ */
+export function PassLeft({ pass }: { pass: { group: string | null; remaining: number; total: number; until: string } }) {
+  const { t } = useTranslation();
+  const values = { group: t(`price.group.${pass.group}`), remaining: pass.remaining, total: pass.total, date: pass.until };
+  return pass.remaining > 0 ? t("download.passLeft", values) : <strong>{t("download.passUsedUp", values)}</strong>;
+}
+
+/**
  * The hand-over to the editor: opens the deep link at once, shows the 'preparing' dialog that closes itself after
  * 60 s (spec section 4), the link again as a button, and what was left out.
  */

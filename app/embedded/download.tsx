@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId } from "react";
-import { DownloadTable } from "../components/downloads";
+import { DownloadTable, PassLeft } from "../components/downloads";
 import { fixedT } from "../i18n/i18n.server";
 import { useTranslation } from "../i18n/react";
 import { downloadLicenseOf } from "../market/downloads/downloads.server";
@@ -90,7 +90,7 @@ export default function EmbeddedDownloads() {
         <ul className="embedded-passes">
           {passes.map((p) => (
             <li key={p.id}>
-              {t("download.passLeft", { group: t(`price.group.${p.group}`), remaining: p.remaining, total: p.total, date: p.until })}
+              <PassLeft pass={p} />
             </li>
           ))}
         </ul>

@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId } from "react";
-import { DownloadTable } from "../components/downloads";
+import { DownloadTable, PassLeft } from "../components/downloads";
 import { useTranslation } from "../i18n/react";
 import { startHandOver } from "../market/downloads/hand-over.server";
 import { downloadLibrary, downloadRows } from "../market/downloads/library.server";
@@ -110,12 +110,7 @@ export default function DownloadsPage() {
             <ul className="chips" aria-label={t("download.passes")}>
               {passes.map((p) => (
                 <li key={p.id}>
-                  {t("download.passLeft", {
-                    group: t(`price.group.${p.group}`),
-                    remaining: p.remaining,
-                    total: p.total,
-                    date: p.untilText,
-                  })}
+                  <PassLeft pass={{ ...p, until: p.untilText }} />
                 </li>
               ))}
             </ul>
