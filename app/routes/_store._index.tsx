@@ -144,7 +144,7 @@ const LINK_EDITOR_NEXT = encodeURIComponent("/mypage/licenses#link-licence");
 function LinkEditorBanner() {
   const { t } = useTranslation();
   return (
-    <aside className="notice-box link-editor-banner" aria-labelledby="link-editor-title">
+    <aside className="notice-box section link-editor-banner" aria-labelledby="link-editor-title">
       <h2 id="link-editor-title">{t("home.linkEditor.title")}</h2>
       <p>{t("home.linkEditor.text")}</p>
       <p className="pay-actions">
