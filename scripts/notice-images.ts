@@ -1,10 +1,10 @@
 /**
- * Draws the home's service-stop notice (issue 26, point 4), one picture per language, into public/notice/: an SVG
+ * Draws the home's service-stop notice (issue 26, point 4), one picture per language, into public/pictures/: an SVG
  * whose words are glyph outlines (shaped by harfbuzz from the OFL fonts the demo catalog ships, Do Hyeon and Gowun
  * Dodum), so every visitor reads the same words whatever fonts their machine has. The words are the locale files'
  * `home.serviceStop.*`, which the page also uses as the picture's alternative text.
  *
- *   npx tsx scripts/notice-images.ts        writes public/notice/service-stop-{ko,en}.svg
+ *   npx tsx scripts/notice-images.ts        writes public/pictures/service-stop-{ko,en}.svg
  *   npx tsx scripts/notice-images.ts --check answers 1 when a written picture differs from what would be drawn now
  */
 import fs from "node:fs";
@@ -80,18 +80,18 @@ function notice(strings: typeof en) {
 `;
 }
 
-const out = path.resolve("public/notice");
+const out = path.resolve("public/pictures");
 const pictures = { ko: notice(ko as typeof en), en: notice(en) };
 if (process.argv.includes("--check")) {
   const stale = Object.entries(pictures).filter(([lang, svg]) => {
     const file = path.join(out, `service-stop-${lang}.svg`);
     return !fs.existsSync(file) || fs.readFileSync(file, "utf8") !== svg;
   });
-  for (const [lang] of stale) console.error(`public/notice/service-stop-${lang}.svg is not what scripts/notice-images.ts draws`);
+  for (const [lang] of stale) console.error(`public/pictures/service-stop-${lang}.svg is not what scripts/notice-images.ts draws`);
   process.exit(stale.length ? 1 : 0);
 }
 fs.mkdirSync(out, { recursive: true });
 for (const [lang, svg] of Object.entries(pictures)) {
   fs.writeFileSync(path.join(out, `service-stop-${lang}.svg`), svg);
-  console.log(`public/notice/service-stop-${lang}.svg: ${svg.length} bytes`);
+  console.log(`public/pictures/service-stop-${lang}.svg: ${svg.length} bytes`);
 }

@@ -25,7 +25,7 @@ export interface ServiceModes {
   text: Record<Locale, string>;
   /**
    * The service-stop notice's picture in each language when an operator replaced it (an image they uploaded and the
-   * words it shows, its alternative text); null: the store's own (public/notice/service-stop-<lang>.svg).
+   * words it shows, its alternative text); null: the store's own (public/pictures/service-stop-<lang>.svg).
    */
   stopNotice: Record<Locale, StopNotice | null>;
 }
@@ -35,8 +35,11 @@ export interface StopNotice {
   alt: string;
 }
 
-/** The store's own service-stop picture of a language (drawn by scripts/notice-images.ts, words in the locale files). */
-export const defaultStopImage = (locale: Locale) => `/notice/service-stop-${locale}.svg`;
+/**
+ * The store's own service-stop picture of a language (drawn by scripts/notice-images.ts, words in the locale files).
+ * Its folder is not named like a page: public/ is served before the pages, and /notice is the notices page.
+ */
+export const defaultStopImage = (locale: Locale) => `/pictures/service-stop-${locale}.svg`;
 
 export const MODE_KEYS = {
   home: "home_mode",

@@ -68,7 +68,7 @@ for (const lang of ["en", "ko"] as const) {
 
     // The storefront home shows the notice at once, not the cached normal home.
     await page.goto("/");
-    const notice = page.locator(`img[src="/notice/service-stop-${lang}.svg"]`);
+    const notice = page.locator(`img[src="/pictures/service-stop-${lang}.svg"]`);
     await expect(notice).toBeVisible();
     await expect(notice).toHaveAttribute("alt", t.notice);
     await expect(page.locator("#best-video")).toHaveCount(0);

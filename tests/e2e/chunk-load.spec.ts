@@ -21,10 +21,10 @@ for (const lang of ["en", "ko"] as const) {
     });
     await openIn(page, "/video", lang);
     await page.waitForFunction(() => "__remixRouter" in window);
+    // Held while `hold` (never answered, as a stalled network would); afterwards the reload's requests go through.
     const held: Route[] = [];
-    await page.route(NOTICE_MODULE, (route) => {
-      held.push(route);
-    });
+    let hold = true;
+    await page.route(NOTICE_MODULE, (route) => (hold ? void held.push(route) : route.continue()));
     await page.locator("footer").getByRole("link", { name: text.link, exact: true }).click();
     const dialog = page.getByRole("alertdialog", { name: text.title });
     await expect(dialog).toBeVisible({ timeout: 20_000 });
@@ -38,7 +38,7 @@ for (const lang of ["en", "ko"] as const) {
     expect(consoleErrors.filter((e) => e.includes("ChunkLoadError"))).toHaveLength(1);
     consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((e) => !e.includes("ChunkLoadError")));
 
-    await page.unroute(NOTICE_MODULE);
+    hold = false;
     await dialog.getByRole("button", { name: text.reload }).click();
     await expect(page).toHaveURL(/\/notice$/);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(text.heading);

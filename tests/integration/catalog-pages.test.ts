@@ -103,11 +103,11 @@ describe(`catalog pages on ${ENGINE}`, () => {
     const stopped = await createTestApp(db, { dataDir, env: { HOME_MODE: "service-stop" } });
     const body = await (await stopped("/", en)).text();
     // The picture says it (its words drawn in it, issue 26 point 4), and its alternative text says the same.
-    expect(body).toContain('src="/notice/service-stop-en.svg"');
+    expect(body).toContain('src="/pictures/service-stop-en.svg"');
     expect(body).toContain('alt="Service suspended. The VideoAsset Market service has been suspended. Thank you for using the market."');
     expect(body).not.toContain("Best sellers");
     const kor = await (await stopped("/", ko)).text();
-    expect(kor).toContain('src="/notice/service-stop-ko.svg"');
+    expect(kor).toContain('src="/pictures/service-stop-ko.svg"');
     expect(kor).toContain('alt="서비스 운영 중단 안내. 비디오에셋 마켓 서비스가 중단되었습니다. 그동안 이용해 주셔서 감사합니다."');
   });
 

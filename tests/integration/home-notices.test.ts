@@ -1,6 +1,6 @@
 /**
  * Issue 26, point 4: the home's service-stop notice is a picture that says the service is suspended, in the page's
- * language (the store's own, public/notice/service-stop-<lang>.svg, its words drawn as outlines), replaceable per
+ * language (the store's own, public/pictures/service-stop-<lang>.svg, its words drawn as outlines), replaceable per
  * language from the console (/admin/modes, administrators only, audited); and the banner that invites a visitor who
  * bought the editor without a market account to link it (spec sections 1 and 2).
  */
@@ -57,7 +57,7 @@ describe(`the home's notices on ${ENGINE}`, () => {
 
   it("the store's own notice is a picture per language whose words are drawn in it, and say the alt text", async () => {
     for (const lang of ["ko", "en"] as const) {
-      const svg = fs.readFileSync(path.resolve(`public/notice/service-stop-${lang}.svg`), "utf8");
+      const svg = fs.readFileSync(path.resolve(`public/pictures/service-stop-${lang}.svg`), "utf8");
       // Words as glyph outlines (no <text>, no font needed on the visitor's machine), not an empty box.
       expect(svg).not.toMatch(/<text/);
       expect((svg.match(/<path /g) ?? []).length).toBeGreaterThan(40);
@@ -67,7 +67,7 @@ describe(`the home's notices on ${ENGINE}`, () => {
     ).toBe(200);
     for (const lang of ["ko", "en"] as const) {
       const img = imgOf(await home(lang));
-      expect(attr(img, "src")).toBe(`/notice/service-stop-${lang}.svg`);
+      expect(attr(img, "src")).toBe(`/pictures/service-stop-${lang}.svg`);
       expect(attr(img, "alt")).toBe(OWN[lang]);
     }
   });
@@ -80,7 +80,7 @@ describe(`the home's notices on ${ENGINE}`, () => {
     expect(await fake.text()).toContain("The picture must be a PNG or JPEG file.");
     const support = await signInOperator(call, "support", "198.51.100.182");
     expect((await picture({ locale: "ko", intent: "replace", alt: "공사 중" }, PNG, support)).status).toBe(403);
-    expect(attr(imgOf(await home("ko")), "src")).toBe("/notice/service-stop-ko.svg");
+    expect(attr(imgOf(await home("ko")), "src")).toBe("/pictures/service-stop-ko.svg");
 
     const saved = await picture({ locale: "ko", intent: "replace", alt: "서비스를 잠시 멈춥니다. 곧 다시 만나요." }, PNG);
     expect(saved.status).toBe(200);
@@ -91,7 +91,7 @@ describe(`the home's notices on ${ENGINE}`, () => {
     expect(fs.existsSync(path.join(dataDir, image))).toBe(true);
     expect(attr(ko, "alt")).toBe("서비스를 잠시 멈춥니다. 곧 다시 만나요.");
     // The English home keeps the store's own.
-    expect(attr(imgOf(await home("en")), "src")).toBe("/notice/service-stop-en.svg");
+    expect(attr(imgOf(await home("en")), "src")).toBe("/pictures/service-stop-en.svg");
     // New words for the picture in place (no file sent).
     expect((await picture({ locale: "ko", intent: "replace", alt: "잠시 쉽니다." })).status).toBe(200);
     expect(attr(imgOf(await home("ko")), "alt")).toBe("잠시 쉽니다.");
@@ -99,7 +99,7 @@ describe(`the home's notices on ${ENGINE}`, () => {
 
     expect((await picture({ locale: "ko", intent: "default" })).status).toBe(200);
     const back = imgOf(await home("ko"));
-    expect(attr(back, "src")).toBe("/notice/service-stop-ko.svg");
+    expect(attr(back, "src")).toBe("/pictures/service-stop-ko.svg");
     expect(attr(back, "alt")).toBe(OWN.ko);
     const lines = await db.selectFrom("audit_log").selectAll().where("action", "=", "mode.stop_notice").orderBy("id").execute();
     expect(lines.map((l) => l.target_id)).toEqual(["stop_notice_ko", "stop_notice_ko", "stop_notice_ko"]);

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 
 /**
- * The service-stop pictures in public/notice are what scripts/notice-images.ts draws from the locale files' words
+ * The service-stop pictures in public/pictures are what scripts/notice-images.ts draws from the locale files' words
  * (issue 26, point 4): changing the words without drawing the pictures again fails here, so the picture and its
  * alternative text never disagree.
  */
