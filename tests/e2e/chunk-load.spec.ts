@@ -47,9 +47,6 @@ for (const lang of ["en", "ko"] as const) {
 }
 
 test("a slow navigation whose modules are here is not a ChunkLoadError, however short the wait", async ({ page }) => {
-  await page.addInitScript(() => {
-    (window as unknown as { __TEST_CHUNK_LOAD_TIMEOUT_MS__: number }).__TEST_CHUNK_LOAD_TIMEOUT_MS__ = 1;
-  });
   await openIn(page, "/video", "en");
   await page.waitForFunction(() => "__remixRouter" in window);
   const footer = page.locator("footer");
@@ -58,6 +55,10 @@ test("a slow navigation whose modules are here is not a ChunkLoadError, however 
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Notices");
   await page.goBack();
   await expect(page).toHaveURL(/\/video$/);
+  // From now on the wait is 1 ms: any navigation still under way is checked at once.
+  await page.evaluate(() => {
+    (window as unknown as { __TEST_CHUNK_LOAD_TIMEOUT_MS__: number }).__TEST_CHUNK_LOAD_TIMEOUT_MS__ = 1;
+  });
   await page.route(/\/notice\.data(\?|$)/, async (route) => {
     await new Promise((r) => setTimeout(r, 1_500));
     await route.continue();
