@@ -1,6 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { ChunkLoadWatch } from "./components/chunk-load-watch";
 import { NavigationProgress } from "./components/navigation-progress";
 import { languageQueryRedirect } from "./i18n/language.server";
 import { I18nScript, useTranslation } from "./i18n/react";
@@ -58,6 +59,7 @@ export default function App() {
   return (
     <>
       <NavigationProgress />
+      <ChunkLoadWatch />
       <Outlet />
     </>
   );

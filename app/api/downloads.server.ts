@@ -7,7 +7,8 @@ import { identifyLicense, type LicenseIdentity } from "../market/licenses.server
 import { PASS_STATES } from "../market/pass-status";
 import { MIN_EDITOR_VERSION } from "../market/rules";
 import { itemCode } from "../utils/input.server";
-import { type ApiCall, type ApiRoute, route } from "./define";
+import { type ApiCall, type ApiRoute, Reply, route } from "./define";
+import { apiMessage } from "./messages.server";
 import { downloadResult } from "./wire";
 import { z } from "./zod";
 
@@ -92,9 +93,19 @@ function download(mode: DownloadMode, path: string, summary: string): ApiRoute {
         },
         call.language,
       );
-      return { state: result.granted.length ? "SUCCESS" : "ERROR", ...result };
+      return answer(call, result);
     },
   });
+}
+
+/**
+ * A download's answer. A pass asked for items it has no downloads left for answers the spec's 'no remaining
+ * downloads' (section 8) as result.message, in the caller's language, with what it did grant (issue 26, point 4).
+ */
+function answer(call: ApiCall, result: Awaited<ReturnType<typeof requestDownloads>>) {
+  const data = { state: result.granted.length ? "SUCCESS" : "ERROR", ...result };
+  if (!result.messages.includes("no_remaining")) return data;
+  return new Reply(data, { message: apiMessage(call.language, "PASS_EMPTY") });
 }
 
 /** Downloads into the editor (spec section 7: contents/downloads, /free, /pass; users/downloads; overlap; hwinfo). */

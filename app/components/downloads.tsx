@@ -8,13 +8,6 @@ import { DOWNLOAD_DIALOG_CLOSE_MS } from "../market/rules";
  * A pass of the licence on a download page (the website's and the webview's): what is left and until when, or that
  * it is used up (its status from passState) while its period still runs.
  */
-export function passLine(t: TFunction, p: { group: string; remaining: number; total: number; status: string; until: string }) {
-  const group = t(`price.group.${p.group}`);
-  return p.status === "used_up"
-    ? t("download.passUsedUp", { group, total: p.total, date: p.until })
-    : t("download.passLeft", { group, remaining: p.remaining, total: p.total, date: p.until });
-}
-
 /** The items a licence can download, each with a checkbox (expired and discontinued ones shown, not selectable). */
 export function DownloadTable({ rows }: { rows: DownloadRow[] }) {
   const { t } = useTranslation();
@@ -65,6 +58,16 @@ export function DownloadTable({ rows }: { rows: DownloadRow[] }) {
       </table>
     </div>
   );
+}
+
+/**
+ * One pass of the licence and what is left of it; a used-up one says the spec's 'no remaining downloads' (section 8),
+ * so nobody asks it for more.
+ */
+export function PassLeft({ pass }: { pass: { group: string | null; remaining: number; total: number; until: string; status: string } }) {
+  const { t } = useTranslation();
+  const values = { group: t(`price.group.${pass.group}`), remaining: pass.remaining, total: pass.total, date: pass.until };
+  return pass.status === "used_up" ? <strong>{t("download.passUsedUp", values)}</strong> : t("download.passLeft", values);
 }
 
 /**

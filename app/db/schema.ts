@@ -190,6 +190,8 @@ export interface OrdersTable {
   failure_message: string | null;
   pending_reason: string | null; // e.g. PayPal eCheck
   updated_at: string | null;
+  /** The checkout's language, ko or en (migration 0030): a key-only buyer's mails are written in it. */
+  language: string | null;
 }
 
 export interface OrderItemsTable {

@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId } from "react";
-import { DownloadTable, passLine } from "../components/downloads";
+import { DownloadTable, PassLeft } from "../components/downloads";
 import { fixedT } from "../i18n/i18n.server";
 import { useTranslation } from "../i18n/react";
 import { downloadLicenseOf } from "../market/downloads/downloads.server";
@@ -96,7 +96,9 @@ export default function EmbeddedDownloads() {
       {passes.length ? (
         <ul className="embedded-passes">
           {passes.map((p) => (
-            <li key={p.id}>{passLine(t, p)}</li>
+            <li key={p.id}>
+              <PassLeft pass={p} />
+            </li>
           ))}
         </ul>
       ) : (

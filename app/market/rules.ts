@@ -16,6 +16,8 @@ export const MAX_REQUEST_ITEMS = 100;
 export const FONT_PREVIEW_MAX = 100;
 export const ORDER_HISTORY_YEARS = 3;
 export const DOWNLOAD_DIALOG_CLOSE_MS = 60_000;
+/** A page part (route module) that has not loaded after this long is a ChunkLoadError (spec section 8). */
+export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 export const MIN_EDITOR_VERSION = "2.0.4.7.0";
 export const PASS_SIZES = [5, 10] as const;
 export const TO_TOP_SCROLL_PX = 50;

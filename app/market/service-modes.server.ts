@@ -1,5 +1,6 @@
 import type { DB } from "../db/db.server";
 import type { Locale } from "../i18n/config";
+import { MarketError } from "./errors";
 import { type Actor, recordAudit } from "./operators/audit.server";
 
 /**
@@ -22,7 +23,23 @@ export interface ServiceModes {
   window: { start: string; end: string } | null;
   /** The operator's inspection text in each language ("" when none). */
   text: Record<Locale, string>;
+  /**
+   * The service-stop notice's picture in each language when an operator replaced it (an image they uploaded and the
+   * words it shows, its alternative text); null: the store's own (public/pictures/service-stop-<lang>.svg).
+   */
+  stopNotice: Record<Locale, StopNotice | null>;
 }
+
+export interface StopNotice {
+  image: string;
+  alt: string;
+}
+
+/**
+ * The store's own service-stop picture of a language (drawn by scripts/notice-images.ts, words in the locale files).
+ * Its folder is not named like a page: public/ is served before the pages, and /notice is the notices page.
+ */
+export const defaultStopImage = (locale: Locale) => `/pictures/service-stop-${locale}.svg`;
 
 export const MODE_KEYS = {
   home: "home_mode",
@@ -31,7 +48,24 @@ export const MODE_KEYS = {
   window: "maintenance_window",
   textKo: "maintenance_text_ko",
   textEn: "maintenance_text_en",
+  stopNoticeKo: "service_stop_notice_ko",
+  stopNoticeEn: "service_stop_notice_en",
 } as const;
+
+const STOP_NOTICE_KEYS: Record<Locale, string> = { ko: MODE_KEYS.stopNoticeKo, en: MODE_KEYS.stopNoticeEn };
+
+/** A stored replacement picture ({"image","alt"} as JSON), or null when there is none or it is not one. */
+function readStopNotice(value: string | undefined): StopNotice | null {
+  if (!value) return null;
+  try {
+    const v = JSON.parse(value) as Partial<StopNotice>;
+    return typeof v.image === "string" && typeof v.alt === "string" && v.image.startsWith("/media/")
+      ? { image: v.image, alt: v.alt }
+      : null;
+  } catch {
+    return null;
+  }
+}
 
 /** How long a process keeps the modes it read before reading them again: a switch reaches every process within it. */
 export const MODES_TTL_MS = 1000;
@@ -55,6 +89,7 @@ function parse(rows: Row[], defaultHome: HomeMode): ServiceModes {
     errorService: get(MODE_KEYS.errorService) === "on",
     window: start && end ? { start, end } : null,
     text: { ko: get(MODE_KEYS.textKo) ?? "", en: get(MODE_KEYS.textEn) ?? "" },
+    stopNotice: { ko: readStopNotice(get(MODE_KEYS.stopNoticeKo)), en: readStopNotice(get(MODE_KEYS.stopNoticeEn)) },
   };
 }
 
@@ -95,7 +130,8 @@ export function forgetServiceModes(db: DB): void {
  * changes, so no cached page of the old mode outlives a switch by more than MODES_TTL_MS.
  */
 export function modesFingerprint(m: ServiceModes): string {
-  return `${m.home}|${m.inspection ? 1 : 0}|${m.errorService ? 1 : 0}`;
+  const picture = (n: StopNotice | null) => (n ? n.image : "-");
+  return `${m.home}|${m.inspection ? 1 : 0}|${m.errorService ? 1 : 0}|${picture(m.stopNotice.ko)}|${picture(m.stopNotice.en)}`;
 }
 
 export interface ModesChange {
@@ -214,6 +250,45 @@ export async function changeServiceModes(db: DB, change: ModesChange, actor: Act
       done.push("window");
     }
     return done;
+  });
+  forgetServiceModes(db);
+  return changed;
+}
+
+/**
+ * Replaces the service-stop notice's picture of one language (an image already stored by the console, with the words
+ * it shows as its alternative text), or with null gives the store's own back. One settings row and one audit line
+ * (`mode.stop_notice`), in one transaction. Answers whether anything changed.
+ */
+export async function changeStopNotice(
+  db: DB,
+  locale: Locale,
+  notice: StopNotice | null,
+  actor: Actor,
+  defaultHome: HomeMode = "full",
+  now = new Date(),
+): Promise<boolean> {
+  if (notice && (!notice.image.startsWith("/media/") || !notice.alt.trim()))
+    throw new MarketError("STOP_NOTICE_INVALID", 400, "A replaced notice needs its picture and the words it shows");
+  const after = notice ? { image: notice.image, alt: notice.alt.trim() } : null;
+  const changed = await db.transaction().execute(async (trx) => {
+    const before = (await readServiceModes(trx, defaultHome)).stopNotice[locale];
+    if (JSON.stringify(before) === JSON.stringify(after)) return false;
+    const key = STOP_NOTICE_KEYS[locale];
+    if (after)
+      await trx
+        .insertInto("settings")
+        .values({ key, value: JSON.stringify(after) })
+        .onConflict((oc) => oc.column("key").doUpdateSet({ value: JSON.stringify(after) }))
+        .execute();
+    else await trx.deleteFrom("settings").where("key", "=", key).execute();
+    await recordAudit(
+      trx,
+      actor,
+      { action: "mode.stop_notice", targetType: "service_mode", targetId: `stop_notice_${locale}`, before, after },
+      now,
+    );
+    return true;
   });
   forgetServiceModes(db);
   return changed;

@@ -1,18 +1,18 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { BannerStrip } from "../components/banners";
 import { CardGrid } from "../components/content-card";
 import { KeywordChips } from "../components/keyword-chips";
 import { useTranslation } from "../i18n/react";
 import { homePage } from "../market/catalog/landing.server";
 import { currentPromotion } from "../market/orders/coupons.server";
-import { serviceModes } from "../market/service-modes.server";
+import { defaultStopImage, serviceModes } from "../market/service-modes.server";
 import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { home: mode } = await serviceModes(context.db, context.env.HOME_MODE);
+  const { home: mode, stopNotice } = await serviceModes(context.db, context.env.HOME_MODE);
   const [home, seo, promotion] = await Promise.all([
     homePage(context.db, context.locale, mode),
     pageSeo(request, context, { titleKey: "meta.home" }),
@@ -29,6 +29,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     requiresAuth,
     sessionExpired,
     promo: promotion ? { title: promotion.title, percent: promotion.percent } : null,
+    // The service-stop picture of this language: the one an operator uploaded, or the store's own (its words are
+    // the locale's home.serviceStop.*, drawn by scripts/notice-images.ts).
+    stopNotice: stopNotice[context.locale] ?? { image: defaultStopImage(context.locale), alt: null },
     signIn: `/login?redirectTo=${encodeURIComponent(redirectTo)}`,
   };
 }
@@ -38,8 +41,10 @@ export const headers = cacheHeaders("catalog");
 export const meta: MetaFunction<typeof loader> = ({ data }) => seoMeta(data?.seo);
 
 export default function Home() {
-  const { home, locale, requiresAuth, sessionExpired, signIn, promo } = useLoaderData<typeof loader>();
+  const { home, locale, requiresAuth, sessionExpired, signIn, promo, stopNotice } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
+  // The storefront layout's own data says whether a member is signed in (the page stays shared per header).
+  const signedIn = Boolean(useRouteLoaderData<{ viewer: unknown }>("routes/_store")?.viewer);
   const authNotice = requiresAuth ? (
     <p className="notice-box" role="alert">
       {t("auth.requiresAuth")} <Link to={signIn}>{t("header.signIn")}</Link>
@@ -54,7 +59,19 @@ export default function Home() {
       <section className="service-stop">
         {authNotice}
         <h1 className="visually-hidden">{t("brand")}</h1>
-        <img src="/media/notice/service-stop.svg" alt={t("home.serviceStopAlt")} width={1200} height={480} />
+        <img
+          src={stopNotice.image}
+          alt={
+            stopNotice.alt ??
+            t("home.serviceStopAlt", {
+              title: t("home.serviceStop.title"),
+              line1: t("home.serviceStop.line1"),
+              line2: t("home.serviceStop.line2"),
+            })
+          }
+          width={1200}
+          height={480}
+        />
       </section>
     );
   }
@@ -68,6 +85,7 @@ export default function Home() {
         </Link>
       ) : null}
       <BannerStrip banners={home.keyVisuals} label={t("home.keyVisuals")} />
+      {signedIn ? null : <LinkEditorBanner />}
       {home.keywords.length ? <KeywordChips id="home-keywords" heading={t("home.popularKeywords")} keywords={home.keywords} /> : null}
       {home.bestSellers.map(({ space, items }) => (
         <section key={space} aria-labelledby={`best-${space}`} className="section">
@@ -113,5 +131,30 @@ export default function Home() {
         </div>
       </section>
     </>
+  );
+}
+
+/** Where joining (or signing in) leads: My page's licences, at the form that links a licence key to the account. */
+const LINK_EDITOR_NEXT = encodeURIComponent("/mypage/licenses#link-licence");
+
+/**
+ * The banner that invites a non-member who bought the editor to link it (spec sections 1 and 2): shown on the home to
+ * visitors who are not signed in; joining or signing in leads on to the licence-linking form.
+ */
+function LinkEditorBanner() {
+  const { t } = useTranslation();
+  return (
+    <aside className="notice-box section link-editor-banner" aria-labelledby="link-editor-title">
+      <h2 id="link-editor-title">{t("home.linkEditor.title")}</h2>
+      <p>{t("home.linkEditor.text")}</p>
+      <p className="pay-actions">
+        <Link to={`/join?redirectTo=${LINK_EDITOR_NEXT}`} className="button">
+          {t("home.linkEditor.join")}
+        </Link>
+        <Link to={`/login?redirectTo=${LINK_EDITOR_NEXT}`} className="button button-ghost">
+          {t("home.linkEditor.signIn")}
+        </Link>
+      </p>
+    </aside>
   );
 }

@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId } from "react";
-import { DownloadTable, passLine } from "../components/downloads";
+import { DownloadTable, PassLeft } from "../components/downloads";
 import { useTranslation } from "../i18n/react";
 import { startHandOver } from "../market/downloads/hand-over.server";
 import { downloadLibrary, downloadRows } from "../market/downloads/library.server";
@@ -109,7 +109,9 @@ export default function DownloadsPage() {
           {passes.length ? (
             <ul className="chips" aria-label={t("download.passes")}>
               {passes.map((p) => (
-                <li key={p.id}>{passLine(t, { ...p, until: p.untilText })}</li>
+                <li key={p.id}>
+                  <PassLeft pass={{ ...p, until: p.untilText }} />
+                </li>
               ))}
             </ul>
           ) : null}

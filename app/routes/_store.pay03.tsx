@@ -14,7 +14,7 @@ import { type FlowState, flowCurrencies, flowKey, flowQuote, placeFlowOrder } fr
 import type { Viewer } from "../market/users/session.server";
 import { type Checkout, readCheckout } from "../utils/checkout.server";
 import { chosenIds } from "../utils/input.server";
-import { publicOrigin } from "../utils/origin.server";
+import { publicOrigin, returnOrigin } from "../utils/origin.server";
 import { overlapLines } from "../utils/overlap-lines.server";
 import { pageSeo } from "../utils/page.server";
 import { clearPay, savePay, savePayItems } from "../utils/pay-session.server";
@@ -113,6 +113,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       method: parsed.data.method,
       locale: context.locale,
       origin: publicOrigin(request, context),
+      returnOrigin: returnOrigin(request, context),
     });
     const cookie = await savePay(context, pay, { orderNo: placed.orderNo });
     if (placed.checkout.kind === "redirect") return redirect(placed.checkout.url, { headers: { "Set-Cookie": cookie } });

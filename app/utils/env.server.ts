@@ -168,7 +168,12 @@ const schema = z.object({
 });
 
 /** The parsed environment; PUBLIC_URL is always set (default http://localhost:PORT). */
-export type Env = Omit<z.infer<typeof schema>, "PUBLIC_URL" | "RENDER_CONCURRENCY"> & { PUBLIC_URL: string; RENDER_CONCURRENCY: number };
+export type Env = Omit<z.infer<typeof schema>, "PUBLIC_URL" | "RENDER_CONCURRENCY"> & {
+  PUBLIC_URL: string;
+  RENDER_CONCURRENCY: number;
+  /** Whether PUBLIC_URL was configured (false: the default http://localhost:PORT). */
+  publicUrlConfigured: boolean;
+};
 
 /** Renders at once per worker unless RENDER_CONCURRENCY says: 8 per machine shared among the workers, at least 2. */
 export const defaultRenderConcurrency = (workers: number) => Math.max(2, Math.ceil(8 / workers));
@@ -185,6 +190,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   const env: Env = {
     ...rest,
     PUBLIC_URL: PUBLIC_URL ?? `http://localhost:${rest.PORT}`,
+    publicUrlConfigured: PUBLIC_URL !== undefined,
     RENDER_CONCURRENCY: RENDER_CONCURRENCY ?? defaultRenderConcurrency(rest.WEB_CONCURRENCY),
   };
   if (env.MAIL_TRANSPORT === "smtp" && !env.SMTP_URL) {

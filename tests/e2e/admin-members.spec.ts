@@ -15,7 +15,7 @@ const TEXT = {
     normal: "Normal home",
     save: "Save the modes",
     saved: "The modes are saved. Every server shows them within a couple of seconds.",
-    notice: "Service stop notice: the market's service has been suspended.",
+    notice: "Service suspended. The VideoAsset Market service has been suspended. Thank you for using the market.",
     members: "Members and licences",
     membersNav: "Members",
     search: "E-mail, nickname or licence key",
@@ -31,7 +31,7 @@ const TEXT = {
     normal: "일반 홈",
     save: "모드 저장",
     saved: "모드를 저장했습니다. 몇 초 안에 모든 서버에 반영됩니다.",
-    notice: "서비스 중단 안내: 마켓 서비스가 중단되었습니다.",
+    notice: "서비스 운영 중단 안내. 비디오에셋 마켓 서비스가 중단되었습니다. 그동안 이용해 주셔서 감사합니다.",
     members: "회원 및 라이선스",
     membersNav: "회원",
     search: "이메일, 닉네임 또는 라이선스 키",
@@ -68,7 +68,7 @@ for (const lang of ["en", "ko"] as const) {
 
     // The storefront home shows the notice at once, not the cached normal home.
     await page.goto("/");
-    const notice = page.locator('img[src="/media/notice/service-stop.svg"]');
+    const notice = page.locator(`img[src="/pictures/service-stop-${lang}.svg"]`);
     await expect(notice).toBeVisible();
     await expect(notice).toHaveAttribute("alt", t.notice);
     await expect(page.locator("#best-video")).toHaveCount(0);

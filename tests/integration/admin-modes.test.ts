@@ -8,7 +8,7 @@ import { adminPost, signInOperator } from "../support/operator";
 
 type Call = Awaited<ReturnType<typeof createTestApp>>;
 
-const NOTICE = "/media/notice/service-stop.svg";
+const NOTICE = "/pictures/service-stop-";
 const NORMAL = 'id="best-video"';
 
 /** The modes form as an operator would send it, over the defaults (normal home, store open, no window). */

@@ -102,10 +102,13 @@ describe(`catalog pages on ${ENGINE}`, () => {
   it("home in service-stop mode shows only the notice image with alt text in both languages", async () => {
     const stopped = await createTestApp(db, { dataDir, env: { HOME_MODE: "service-stop" } });
     const body = await (await stopped("/", en)).text();
-    expect(body).toContain('alt="Service stop notice: the market&#x27;s service has been suspended."');
+    // The picture says it (its words drawn in it, issue 26 point 4), and its alternative text says the same.
+    expect(body).toContain('src="/pictures/service-stop-en.svg"');
+    expect(body).toContain('alt="Service suspended. The VideoAsset Market service has been suspended. Thank you for using the market."');
     expect(body).not.toContain("Best sellers");
     const kor = await (await stopped("/", ko)).text();
-    expect(kor).toContain('alt="서비스 중단 안내: 마켓 서비스가 중단되었습니다."');
+    expect(kor).toContain('src="/pictures/service-stop-ko.svg"');
+    expect(kor).toContain('alt="서비스 운영 중단 안내. 비디오에셋 마켓 서비스가 중단되었습니다. 그동안 이용해 주셔서 감사합니다."');
   });
 
   it("lists a category in pages of 24 with working page links, most popular first", async () => {

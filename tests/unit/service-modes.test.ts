@@ -8,6 +8,7 @@ const modes = (m: Partial<ServiceModes> = {}): ServiceModes => ({
   errorService: false,
   window: null,
   text: { ko: "", en: "" },
+  stopNotice: { ko: null, en: null },
   ...m,
 });
 
@@ -32,6 +33,9 @@ describe("service modes", () => {
     expect(modesFingerprint(modes({ inspection: true }))).not.toBe(base);
     expect(modesFingerprint(modes({ errorService: true }))).not.toBe(base);
     expect(modesFingerprint(modes({ text: { ko: "점검", en: "Inspection" } }))).toBe(base);
+    // A replaced service-stop picture is another home page (issue 26, point 4).
+    const replaced = modes({ stopNotice: { ko: null, en: { image: "/media/publishing/a.png", alt: "Closed" } } });
+    expect(modesFingerprint(replaced)).not.toBe(base);
   });
 
   it("reads the window's times as Korea time and back", () => {

@@ -26,6 +26,7 @@ import * as m0026 from "./0026_content_discontinued_at";
 import * as m0027 from "./0027_content_version";
 import * as m0028 from "./0028_handoff_kinds";
 import * as m0029 from "./0029_audit_chain";
+import * as m0030 from "./0030_order_language";
 
 /** Every migration, in order. Imported statically so the server bundle carries them. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   "0027_content_version": m0027,
   "0028_handoff_kinds": m0028,
   "0029_audit_chain": m0029,
+  "0030_order_language": m0030,
 };

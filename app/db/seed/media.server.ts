@@ -331,13 +331,6 @@ export async function writeMediaPool(
   for (let i = 0; i < BANNER_COUNT; i++) {
     write(path.join(media, "banners", `banner-${i}.svg`), posterSvg(100 + i, 1200, 360));
   }
-  write(
-    path.join(media, "notice", "service-stop.svg"),
-    posterSvg(200, 1200, 480).replace(
-      "</svg>",
-      '<rect x="300" y="180" width="600" height="120" rx="24" fill="#111827" opacity="0.85"/></svg>',
-    ),
-  );
   for (const audio of AUDIO_FILES) {
     const wav = audio.make();
     const samples = wavSamples(wav) ?? new Int16Array(0);
@@ -390,16 +383,9 @@ export async function writeMediaPool(
 }
 
 /** The pool's folders below DATA_DIR: the public previews and the private originals the demo catalog names. */
-const POOL_FOLDERS = [
-  "media/icons",
-  "media/posters",
-  "media/banners",
-  "media/notice",
-  "media/audio",
-  "media/clips",
-  "media/scenes",
-  "media/events",
-].concat(["storage/icons", "storage/videos", "storage/audio", "storage/fonts"]);
+const POOL_FOLDERS = ["media/icons", "media/posters", "media/banners", "media/audio", "media/clips", "media/scenes", "media/events"].concat(
+  ["storage/icons", "storage/videos", "storage/audio", "storage/fonts"],
+);
 
 /**
  * Copies the media pool written under `dataDir` into an object store (STORAGE_URL), once: the store's own marker

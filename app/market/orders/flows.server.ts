@@ -87,7 +87,7 @@ export async function placeFlowOrder(
   gateways: Gateways,
   state: FlowState,
   payer: FlowPayer | null,
-  input: { method: PayMethod; locale: Locale; origin: string },
+  input: { method: PayMethod; locale: Locale; origin: string; returnOrigin?: string },
 ) {
   if (state.flow === "direct") {
     const key = need(await flowKey(db, state), "LICENSE_REQUIRED");

@@ -30,6 +30,8 @@ interface OrderRow {
   license_id: number | null;
   purchase_category: string;
   ptime: string | null;
+  /** The checkout's language (null for orders placed before migration 0030). */
+  language: string | null;
 }
 
 /**
@@ -47,13 +49,18 @@ export function orderLinkPath(order: OrderRow, now: Date): string {
   return `/mypage/pay/${order.id}`;
 }
 
-async function recipient(db: Executor, order: OrderRow): Promise<{ to: string; locale: Locale } | null> {
+/**
+ * Who an order's mail goes to and in which language, decided when the mail is written: a member reads their own
+ * language (their account's), whatever the page they paid on; a key-only buyer (no member) the language of the
+ * checkout they bought in; an order from before the checkout's language was kept, the language of its currency.
+ */
+export async function recipient(db: Executor, order: OrderRow): Promise<{ to: string; locale: Locale } | null> {
   if (!order.buyer_email) return null;
   const user = order.user_id
     ? await db.selectFrom("users").select("language").where("id", "=", order.user_id).executeTakeFirst()
     : undefined;
-  const locale: Locale = user ? (user.language === "en" ? "en" : "ko") : order.currency === "USD" ? "en" : "ko";
-  return { to: order.buyer_email, locale };
+  const spoken = user?.language ?? order.language ?? (order.currency === "USD" ? "en" : "ko");
+  return { to: order.buyer_email, locale: spoken === "en" ? "en" : "ko" };
 }
 
 /** The order as a mail tells it: its contents named from its items in the recipient's language. */

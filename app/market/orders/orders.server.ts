@@ -59,6 +59,11 @@ export interface PlaceOrderInput {
   idempotencyKey: string;
   /** The store's absolute origin, for the gateway's return, cancel and webhook addresses. */
   origin: string;
+  /**
+   * Where the payer comes back to, when not `origin` (test mode without PUBLIC_URL: the loopback host the visitor
+   * opened the store on, utils/origin.server.ts); the webhook stays on `origin`.
+   */
+  returnOrigin?: string;
   /** A promotion coupon code (one per account). */
   coupon?: string;
   now?: Date;
@@ -80,9 +85,9 @@ async function beginPayment(gateway: PaymentGateway, request: PaymentRequest) {
 }
 
 /** Where the gateway sends the payer back and the store's notifications go. */
-const addresses = (orderNo: string, gatewayName: string, origin: string) => ({
-  returnUrl: `${origin}/pay/return?gateway=${gatewayName}`,
-  cancelUrl: `${origin}/pay-cancel`,
+const addresses = (orderNo: string, gatewayName: string, origin: string, returnOrigin = origin) => ({
+  returnUrl: `${returnOrigin}/pay/return?gateway=${gatewayName}`,
+  cancelUrl: `${returnOrigin}/pay-cancel`,
   webhookUrl: `${origin}/webhooks/payments/${gatewayName}`,
   paymentId: orderNo,
 });
@@ -103,9 +108,16 @@ interface PendingOrder {
  * The payment request of an order already placed: the same amounts, addresses and deadline as the first time, the
  * contents named in the payer's language now.
  */
-async function requestOf(db: DB, order: PendingOrder, gatewayName: string, origin: string, locale: Locale): Promise<PaymentRequest> {
+async function requestOf(
+  db: DB,
+  order: PendingOrder,
+  gatewayName: string,
+  origin: string,
+  locale: Locale,
+  returnOrigin = origin,
+): Promise<PaymentRequest> {
   return {
-    ...addresses(order.order_no, gatewayName, origin),
+    ...addresses(order.order_no, gatewayName, origin, returnOrigin),
     orderName: await orderContentsOf(db, order, locale),
     amount: order.total,
     vat: order.vat,
@@ -131,7 +143,7 @@ export async function placeOrder(db: DB, gateways: Gateways, input: PlaceOrderIn
   const gateway = gateways.forMethod(input.method);
   if (!gateway) throw new MarketError("METHOD_NOT_AVAILABLE", 400, "This payment method is not available");
   const now = input.now ?? new Date();
-  const urls = (orderNo: string) => addresses(orderNo, gateway.name, input.origin);
+  const urls = (orderNo: string) => addresses(orderNo, gateway.name, input.origin, input.returnOrigin);
 
   const existing = await db
     .selectFrom("orders")
@@ -173,7 +185,7 @@ export async function placeOrder(db: DB, gateways: Gateways, input: PlaceOrderIn
     // The same checkout submitted again (a double click, a retry after a network error): the same payment.
     return {
       orderNo: existing.order_no,
-      checkout: await beginPayment(gateway, await requestOf(db, existing, gateway.name, input.origin, input.locale)),
+      checkout: await beginPayment(gateway, await requestOf(db, existing, gateway.name, input.origin, input.locale, input.returnOrigin)),
     };
   }
 
@@ -232,6 +244,8 @@ export async function placeOrder(db: DB, gateways: Gateways, input: PlaceOrderIn
           idempotency_key: input.idempotencyKey,
           order_name: name,
           coupon_code: coupon?.code ?? null,
+          // The checkout's language: the mails of a key-only buyer (no member, no language of their own) use it.
+          language: input.locale,
           created_at: at,
           updated_at: at,
         })

@@ -103,7 +103,7 @@ export async function createPurchaseRequest(db: DB, input: NewRequestInput): Pro
     const unit = r ? saleUnit(r, currency) : null;
     if (!r || unit === null) throw new MarketError("CONTENT_DISCONTINUED", 409, "This content has been discontinued");
     if (r.price_type !== "paid") throw new MarketError("NOT_FOR_SALE", 409, "Free and benefit content is not sold");
-    return { id: r.id, title: input.locale === "ko" ? r.title_ko : r.title_en, unit };
+    return { id: r.id, title: { ko: r.title_ko, en: r.title_en } satisfies Record<Locale, string>, unit };
   });
   const totals = priceOrder(lines.map((l) => ({ unit: l.unit })));
   const token = randomBytes(24).toString("base64url");
@@ -166,11 +166,12 @@ async function mailRequest(
     requesterLocale: Locale;
     message: string;
     serial: string;
-    titles: string[];
+    /** Each item's name in both languages: each mail names the items in its own reader's language. */
+    titles: Record<Locale, string>[];
     now: Date;
   },
 ) {
-  const items = m.titles.map((t) => `- ${t}`).join("\n");
+  const itemsIn = (locale: Locale) => m.titles.map((t) => `- ${t[locale]}`).join("\n");
   await queueMail(
     trx,
     requestToRepresentativeMail(m.representative, m.representativeLocale, {
@@ -179,14 +180,19 @@ async function mailRequest(
       email: m.requester,
       serial: m.serial,
       message: m.message,
-      items,
+      items: itemsIn(m.representativeLocale),
       quotePath: m.quotePath,
     }),
     m.now,
   );
   await queueMail(
     trx,
-    requestToRequesterMail(m.requester, m.requesterLocale, { requestNo: m.requestNo, serial: m.serial, items, quotePath: m.quotePath }),
+    requestToRequesterMail(m.requester, m.requesterLocale, {
+      requestNo: m.requestNo,
+      serial: m.serial,
+      items: itemsIn(m.requesterLocale),
+      quotePath: m.quotePath,
+    }),
     m.now,
   );
 }
