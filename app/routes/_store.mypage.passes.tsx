@@ -71,7 +71,7 @@ export default function PassesPage() {
           {t("passes.empty")} <Link to="/price">{t("passes.buy")}</Link>
         </p>
       ) : (
-        <table className="data-table">
+        <table className="data-table stack-table">
           <thead>
             <tr>
               <th scope="col">{t("passes.type")}</th>
@@ -85,12 +85,12 @@ export default function PassesPage() {
           <tbody>
             {passes.map((p) => (
               <tr key={p.id}>
-                <td>{t(`price.group.${p.group}`)}</td>
-                <td>{`${p.remaining} / ${p.total}`}</td>
-                <td>{t(`passes.state.${p.status}`)}</td>
-                <td>{date(p.purchasedAt)}</td>
-                <td>{t("passes.until", { days: p.validDays, date: date(p.expiresAt) })}</td>
-                <td>{p.license ?? "—"}</td>
+                <td data-label={t("passes.type")}>{t(`price.group.${p.group}`)}</td>
+                <td data-label={t("passes.remaining")}>{`${p.remaining} / ${p.total}`}</td>
+                <td data-label={t("passes.status")}>{t(`passes.state.${p.status}`)}</td>
+                <td data-label={t("passes.purchased")}>{date(p.purchasedAt)}</td>
+                <td data-label={t("passes.validDays")}>{t("passes.until", { days: p.validDays, date: date(p.expiresAt) })}</td>
+                <td data-label={t("passes.license")}>{p.license ?? "—"}</td>
               </tr>
             ))}
           </tbody>
