@@ -83,7 +83,12 @@ function AdminChrome({
           </button>
         </form>
       </header>
-      {testMode ? <p className="admin-test-mode">{t("admin.core.testMode")}</p> : null}
+      {testMode ? (
+        // In a landmark of its own, like the storefront's banner: every piece of content sits in one (issue 26).
+        <aside className="admin-test-mode" aria-label={t("testModeLabel")}>
+          <p>{t("admin.core.testMode")}</p>
+        </aside>
+      ) : null}
       <div className="admin-body">
         <nav className="admin-nav" aria-label={t("admin.core.nav.label")}>
           <ul>

@@ -1,4 +1,5 @@
 import { Link, useLocation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { useTranslation } from "../i18n/react";
 
 /** My page's sections (spec section 2); purchase requests only for business representative accounts. */
@@ -24,14 +25,27 @@ export function currentSection(pathname: string): string | null {
   return null;
 }
 
-/** The My page menu, on every My page screen (links, so it works without JavaScript and from the keyboard). */
+/**
+ * The My page menu, on every My page screen (links, so it works without JavaScript and from the keyboard); on a
+ * phone one row that scrolls sideways inside itself, so the screen's own content starts on the first screen.
+ */
 export function MyPageNav({ business }: { business: boolean }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const current = currentSection(pathname);
+  const listRef = useRef<HTMLUListElement>(null);
+  // On a phone the menu is one row that scrolls inside itself: the current section is brought into view.
+  useEffect(() => {
+    const list = listRef.current;
+    const link = list?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (!list || !link || current === null || list.scrollWidth <= list.clientWidth) return;
+    const box = list.getBoundingClientRect();
+    const at = link.getBoundingClientRect();
+    list.scrollLeft += at.left - box.left - (box.width - at.width) / 2;
+  }, [current]);
   return (
     <nav className="mypage-nav" aria-label={t("mypageNav.label")}>
-      <ul>
+      <ul ref={listRef}>
         {SECTIONS.filter((s) => !("business" in s) || business).map((s) => (
           <li key={s.key}>
             <Link to={s.to} aria-current={current === s.key ? "page" : undefined} prefetch="intent">

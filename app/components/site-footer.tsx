@@ -7,7 +7,7 @@ export function SiteFooter() {
   return (
     <footer className="site-footer">
       <div className="container">
-        <nav aria-label={t("policy.title")}>
+        <nav aria-label={t("footer.nav")}>
           <ul className="footer-links">
             <li>
               <Link to="/policy?type=terms">{t("footer.terms")}</Link>

@@ -93,7 +93,7 @@ export default function PassesPage() {
           {t("passes.empty")} <Link to="/price">{t("passes.buy")}</Link>
         </p>
       ) : (
-        <table className="data-table">
+        <table className="data-table stack-table">
           <thead>
             <tr>
               <th scope="col">{t("passes.type")}</th>
@@ -107,12 +107,12 @@ export default function PassesPage() {
           <tbody>
             {passes.map((p) => (
               <tr key={p.id}>
-                <td>{t(`price.group.${p.group}`)}</td>
-                <td>{`${p.remaining} / ${p.total}`}</td>
-                <td>{t(`passes.state.${p.status}`)}</td>
-                <td>{p.purchasedText}</td>
-                <td>{t("passes.until", { days: p.validDays, date: p.untilText })}</td>
-                <td>{p.license ?? "—"}</td>
+                <td data-label={t("passes.type")}>{t(`price.group.${p.group}`)}</td>
+                <td data-label={t("passes.remaining")}>{`${p.remaining} / ${p.total}`}</td>
+                <td data-label={t("passes.status")}>{t(`passes.state.${p.status}`)}</td>
+                <td data-label={t("passes.purchased")}>{p.purchasedText}</td>
+                <td data-label={t("passes.validDays")}>{t("passes.until", { days: p.validDays, date: p.untilText })}</td>
+                <td data-label={t("passes.license")}>{p.license ?? "—"}</td>
               </tr>
             ))}
           </tbody>

@@ -132,7 +132,7 @@ export default function PaymentDetail() {
         {result?.ok ? t("orders.cancelled", { amount: money(result.refunded) }) : ""}
       </div>
       <Form method="post" aria-describedby={`${id}-error`}>
-        <table className="data-table">
+        <table className="data-table stack-table">
           <caption className="visually-hidden">{t("orders.contents")}</caption>
           <thead>
             <tr>
@@ -148,12 +148,12 @@ export default function PaymentDetail() {
               const title = l.itemType === "pass" && l.passGroup ? passTitle(t, l.passGroup, l.passCount ?? 0) : l.title;
               return (
                 <tr key={l.id}>
-                  <td>
+                  <td data-label={t("orders.select")}>
                     {l.cancellable ? (
                       <input type="checkbox" name="line" value={l.id} aria-label={t("orders.selectLine", { title })} />
                     ) : null}
                   </td>
-                  <td>
+                  <td data-label={t("orders.contents")}>
                     {title}
                     <br />
                     <small className="muted">{l.itemType === "pass" ? t("pay.pass") : t(`item.types.${l.itemType}`)}</small>
@@ -164,8 +164,8 @@ export default function PaymentDetail() {
                       </>
                     ) : null}
                   </td>
-                  <td>{money(l.total)}</td>
-                  <td>
+                  <td data-label={t("orders.total")}>{money(l.total)}</td>
+                  <td data-label={t("orders.status")}>
                     {order.status === "waiting"
                       ? t("orders.state.waiting")
                       : l.status === "cancelled"
@@ -180,7 +180,7 @@ export default function PaymentDetail() {
                       </>
                     ) : null}
                   </td>
-                  <td>
+                  <td data-label={t("orders.usableUntil")}>
                     {l.expiresAt
                       ? date(l.expiresAt)
                       : l.status !== "cancelled" && order.status === "waiting"

@@ -53,9 +53,12 @@ export default function StoreLayout() {
       ) : null}
       <SiteHeader locale={root?.locale ?? "en"} cartCount={cartCount} viewer={viewer} />
       {viewer?.noProduct ? (
-        <p className="no-product" role="note">
-          {t("mypage.noProduct")} <Link to="/mypage/licenses">{t("licenses.title")}</Link>
-        </p>
+        // In a landmark of its own, like the test-mode banner (issue 26, point 8).
+        <aside className="no-product" aria-label={t("mypage.noProductLabel")}>
+          <p role="note">
+            {t("mypage.noProduct")} <Link to="/mypage/licenses">{t("licenses.title")}</Link>
+          </p>
+        </aside>
       ) : null}
       <main id="main" tabIndex={-1} className="container page">
         {(signedOut || staleInBrowser) && !viewer ? (

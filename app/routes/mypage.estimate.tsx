@@ -101,7 +101,7 @@ export default function EstimatePage() {
         </section>
       </div>
       <p>{t("estimate.statement")}</p>
-      <table className="quote-table">
+      <table className="quote-table stack-table">
         <caption className="visually-hidden">{t("estimate.items")}</caption>
         <thead>
           <tr>
@@ -121,11 +121,17 @@ export default function EstimatePage() {
         <tbody>
           {q.lines.map((l, i) => (
             <tr key={`${l.code}-${i}`}>
-              <td>{l.title}</td>
-              <td>{l.code}</td>
-              <td className="num">{money(l.unit)}</td>
-              <td className="num">{l.quantity}</td>
-              <td className="num">{money(l.amount)}</td>
+              <td data-label={t("estimate.item")}>{l.title}</td>
+              <td data-label={t("estimate.code")}>{l.code}</td>
+              <td data-label={t("estimate.unitPrice")} className="num">
+                {money(l.unit)}
+              </td>
+              <td data-label={t("estimate.quantity")} className="num">
+                {l.quantity}
+              </td>
+              <td data-label={t("estimate.lineAmount")} className="num">
+                {money(l.amount)}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -29,6 +29,12 @@ export const test = base.extend<{ consoleErrors: string[] }>({
 /** axe-core's own bundle, evaluated in each document a check runs in (the same engine @axe-core/playwright injects). */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+/**
+ * Best-practice rules run beside the WCAG tags (issue 26, point 8): every piece of content sits in a landmark
+ * (`region`), and landmarks of one kind have labels that tell them apart (`landmark-unique`). axe-core tags them
+ * best-practice only, so the tag list alone leaves them out; a rule enabled by name runs with the tags.
+ */
+const AXE_RULES = { region: { enabled: true }, "landmark-unique": { enabled: true } };
 
 /**
  * axe-core over the whole document (WCAG 2.1 A/AA). axe runs in the page itself and reports its violations only:
@@ -40,11 +46,19 @@ export async function expectAccessible(page: Page) {
   expect(page.frames().length, "frames on the page (axe here checks the top document only)").toBe(1);
   const hasAxe = await page.evaluate(() => typeof (window as { axe?: unknown }).axe === "object");
   if (!hasAxe) await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async (tags) => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"], iframes: false });
-    return result.violations.map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target.map(String) })) }));
-  }, AXE_TAGS);
+  const violations = await page.evaluate(
+    async ({ tags, rules }) => {
+      const axe = (window as unknown as { axe: { run: (ctx: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+      const result = await axe.run(document, {
+        runOnly: { type: "tag", values: tags },
+        rules,
+        resultTypes: ["violations"],
+        iframes: false,
+      });
+      return result.violations.map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target.map(String) })) }));
+    },
+    { tags: AXE_TAGS, rules: AXE_RULES },
+  );
   const summary = violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
   expect(summary, "axe-core violations").toEqual([]);
 }
