@@ -1,6 +1,5 @@
 import { useEffect, useId, useState } from "react";
 import { useTranslation } from "../i18n/react";
-import type { TFunction } from "../i18n/translate";
 import type { DownloadRow } from "../market/downloads/library.server";
 import { DOWNLOAD_DIALOG_CLOSE_MS } from "../market/rules";
 
