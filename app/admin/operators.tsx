@@ -6,6 +6,7 @@ import { OPERATOR_ROLES } from "../market/operators/roles";
 import { seoulText } from "../utils/dates";
 import { formObject, operatorCreateSchema, operatorUpdateSchema } from "./forms.server";
 import { actorOf, domainCall, requireOperator } from "./guard.server";
+import { TableScroll } from "./parts";
 
 export { AdminError as ErrorBoundary } from "./parts";
 
@@ -52,7 +53,7 @@ export default function Operators() {
           {result.created ? t("admin.core.operators.create.created", { email: result.created }) : t("admin.core.saved")}
         </p>
       ) : null}
-      <div className="admin-table-scroll">
+      <TableScroll>
         <table className="admin-table">
           <caption>{t("admin.core.operators.caption")}</caption>
           <thead>
@@ -102,7 +103,7 @@ export default function Operators() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <h2>{t("admin.core.operators.create.heading")}</h2>
       <Form method="post" className="admin-form" aria-describedby={result && !result.ok ? "operator-problem" : undefined}>
         <input type="hidden" name="intent" value="create" />

@@ -14,10 +14,17 @@ export type Snaked<T> = T extends readonly (infer U)[]
 
 export const snakeKey = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-export function snakeKeys<T>(value: T): Snaked<T> {
-  if (Array.isArray(value)) return value.map((v) => snakeKeys(v)) as Snaked<T>;
+/**
+ * How deep snakeKeys goes. The API's bodies and answers are a few levels deep; a hostile body can be 20,000 (a JSON
+ * array inside an array...): below this depth values are left as they are, and the route's schema refuses them.
+ */
+const SNAKE_DEPTH = 16;
+
+export function snakeKeys<T>(value: T, depth = 0): Snaked<T> {
+  if (depth > SNAKE_DEPTH) return value as Snaked<T>;
+  if (Array.isArray(value)) return value.map((v) => snakeKeys(v, depth + 1)) as Snaked<T>;
   if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype)
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [snakeKey(k), snakeKeys(v)])) as Snaked<T>;
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [snakeKey(k), snakeKeys(v, depth + 1)])) as Snaked<T>;
   return value as Snaked<T>;
 }
 

@@ -39,7 +39,7 @@ const T = {
     expiredOn: /^Expired [A-Z][a-z]{2} \d{1,2}, \d{4} \(KST\)$/,
     fromPass: "Pass",
     passes: "Passes of this licence",
-    usedUpLine: /^Video pass: used up \(all 5 downloaded\), valid until .+ \(KST\)$/,
+    usedUpLine: /^Video pass: no remaining downloads \(all 5 used\), until .+ \(KST\)$/,
   },
   ko: {
     usedUp: "모두 사용",
@@ -50,7 +50,7 @@ const T = {
     expiredOn: /^\d{4}\. \d{1,2}\. \d{1,2}\. \(한국 시간\) 만료$/,
     fromPass: "이용권",
     passes: "이 라이선스의 이용권",
-    usedUpLine: /^영상 이용권: 5회 모두 사용, .+ \(한국 시간\)까지 유효$/,
+    usedUpLine: /^영상 이용권: 남은 다운로드 횟수가 없습니다\(5회 모두 사용\), .+ \(한국 시간\)까지$/,
   },
 };
 

@@ -184,8 +184,8 @@ async function inContext(browser: Browser, options: BrowserContextOptions, run: 
 async function paidCodes(page: Page, space: string) {
   const res = await page.request.get(`/api/v1/contents?space=${space}&limit=40`);
   expect(res.ok()).toBe(true);
-  const body = (await res.json()) as { data: { list: { code: string; priceType: string; discontinued: boolean }[] } };
-  return body.data.list.filter((c) => c.priceType === "paid" && !c.discontinued).map((c) => c.code);
+  const body = (await res.json()) as { data: { list: { code: string; price_type: string; discontinued: boolean }[] } };
+  return body.data.list.filter((c) => c.price_type === "paid" && !c.discontinued).map((c) => c.code);
 }
 
 const addToCart = async (page: Page, code: string) =>

@@ -5,6 +5,7 @@ import { IMPORT_COLUMNS, IMPORT_FORM_LIMITS, importCatalogSheet, importCodes } f
 import catalogStyles from "../../styles/admin-catalog.css";
 import { readBoundedForm } from "../../utils/multipart.server";
 import { actorOf, requireOperator } from "../guard.server";
+import { TableScroll } from "../parts";
 
 export { AdminError as ErrorBoundary } from "../parts";
 
@@ -70,7 +71,7 @@ export default function CatalogImport() {
             {t("admin.catalog.import.summary", { total: report.total, accepted: report.accepted.length, rejected: report.rejected.length })}
           </h2>
           {report.accepted.length ? (
-            <div className="admin-table-scroll">
+            <TableScroll>
               <table className="admin-table">
                 <caption>{t("admin.catalog.import.acceptedCaption")}</caption>
                 <thead>
@@ -94,12 +95,12 @@ export default function CatalogImport() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
           ) : (
             <p>{t("admin.catalog.import.nothing")}</p>
           )}
           {report.rejected.length ? (
-            <div className="admin-table-scroll">
+            <TableScroll>
               <table className="admin-table">
                 <caption>{t("admin.catalog.import.rejectedCaption")}</caption>
                 <thead>
@@ -117,12 +118,12 @@ export default function CatalogImport() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
           ) : null}
         </section>
       ) : null}
       <h2>{t("admin.catalog.import.codesHeading")}</h2>
-      <div className="admin-table-scroll">
+      <TableScroll>
         <table className="admin-table">
           <caption>{t("admin.catalog.import.codesCaption")}</caption>
           <thead>
@@ -146,7 +147,7 @@ export default function CatalogImport() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </main>
   );
 }

@@ -21,6 +21,7 @@ import { seoulText } from "../../utils/dates";
 import { readBoundedForm } from "../../utils/multipart.server";
 import { formObject } from "../forms.server";
 import { actorOf, domainCall, requireOperator } from "../guard.server";
+import { TableScroll } from "../parts";
 import { ContentFields, valuesOf } from "./fields";
 import { idParam, packageAddSchema, packageRemoveSchema, parseContentForm, statusSchema } from "./forms.server";
 
@@ -305,7 +306,7 @@ export default function CatalogItem() {
           {bundle.length === 0 ? (
             <p>{t("admin.catalog.package.empty")}</p>
           ) : (
-            <div className="admin-table-scroll">
+            <TableScroll>
               <table className="admin-table">
                 <caption>{t("admin.catalog.package.caption")}</caption>
                 <thead>
@@ -339,7 +340,7 @@ export default function CatalogItem() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
           )}
           <Form method="post" className="admin-inline-form">
             <input type="hidden" name="intent" value="package-add" />

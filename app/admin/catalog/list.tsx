@@ -8,7 +8,7 @@ import catalogStyles from "../../styles/admin-catalog.css";
 import { seoulText } from "../../utils/dates";
 import { formObject } from "../forms.server";
 import { requireOperator } from "../guard.server";
-import { AdminPagination, FilterForm, InputField, optionsOf, SelectField } from "../parts";
+import { AdminPagination, FilterForm, InputField, optionsOf, SelectField, TableScroll } from "../parts";
 import { catalogQuerySchema } from "./forms.server";
 
 export { AdminError as ErrorBoundary } from "../parts";
@@ -75,7 +75,7 @@ export default function CatalogList() {
       {list.rows.length === 0 ? (
         <p>{t("admin.catalog.list.empty")}</p>
       ) : (
-        <div className="admin-table-scroll">
+        <TableScroll>
           <table className="admin-table">
             <caption>{t("admin.catalog.list.caption")}</caption>
             <thead>
@@ -107,7 +107,7 @@ export default function CatalogList() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       <AdminPagination page={list.page} pages={list.pages} href={href} />
     </main>

@@ -5,7 +5,7 @@ import { currentPromotion } from "../../market/orders/coupons.server";
 import { couponLines } from "../../market/orders/promo-coupons.server";
 import { seoulText } from "../../utils/dates";
 import { requireOperator } from "../guard.server";
-import { AdminPagination } from "../parts";
+import { AdminPagination, TableScroll } from "../parts";
 import { pageNumberSchema } from "../publishing/forms.server";
 
 export { AdminError as ErrorBoundary } from "../parts";
@@ -55,7 +55,7 @@ export default function AdminCoupons() {
           ? t("admin.publishing.coupons.current", { code: current.code, percent: current.percent, title: current.title })
           : t("admin.publishing.coupons.noCurrent")}
       </p>
-      <div className="admin-table-scroll">
+      <TableScroll>
         <table className="admin-table">
           <caption>{t("admin.publishing.coupons.caption")}</caption>
           <thead>
@@ -84,7 +84,7 @@ export default function AdminCoupons() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <AdminPagination page={page} pages={pages} href={(n) => `/admin/coupons?page=${n}`} />
     </main>
   );

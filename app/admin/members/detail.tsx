@@ -13,6 +13,7 @@ import membersStyles from "../../styles/admin-members.css";
 import { seoulText } from "../../utils/dates";
 import { formObject } from "../forms.server";
 import { actorOf, domainCall, requireOperator } from "../guard.server";
+import { TableScroll } from "../parts";
 import { memberIdSchema, memberWithdrawSchema, withdrawProblem } from "./members.server";
 
 export { AdminError as ErrorBoundary } from "../parts";
@@ -125,7 +126,7 @@ export default function MemberDetail() {
       </dl>
 
       <h2 id="member-licences">{t("admin.members.licences.heading")}</h2>
-      <div className="admin-table-scroll">
+      <TableScroll>
         <table className="admin-table">
           <caption>{t("admin.members.licences.caption", { count: licences.length })}</caption>
           <thead>
@@ -159,10 +160,10 @@ export default function MemberDetail() {
             )}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
 
       <h2 id="member-orders">{t("admin.members.orders.heading")}</h2>
-      <div className="admin-table-scroll">
+      <TableScroll>
         <table className="admin-table">
           <caption>{t("admin.members.orders.caption", { count: orders.total, shown: orders.rows.length })}</caption>
           <thead>
@@ -196,10 +197,10 @@ export default function MemberDetail() {
             )}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
 
       <h2 id="member-passes">{t("admin.members.passes.heading")}</h2>
-      <div className="admin-table-scroll">
+      <TableScroll>
         <table className="admin-table">
           <caption>{t("admin.members.passes.caption", { count: passes.length })}</caption>
           <thead>
@@ -233,10 +234,10 @@ export default function MemberDetail() {
             )}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
 
       <h2 id="member-downloads">{t("admin.members.downloads.heading")}</h2>
-      <div className="admin-table-scroll">
+      <TableScroll>
         <table className="admin-table">
           <caption>{t("admin.members.downloads.caption", { count: downloads.total, shown: downloads.rows.length })}</caption>
           <thead>
@@ -266,10 +267,10 @@ export default function MemberDetail() {
             )}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
 
       <h2 id="member-inquiries">{t("admin.members.inquiries.heading")}</h2>
-      <div className="admin-table-scroll">
+      <TableScroll>
         <table className="admin-table">
           <caption>{t("admin.members.inquiries.caption", { count: inquiries.total, shown: inquiries.rows.length })}</caption>
           <thead>
@@ -297,7 +298,7 @@ export default function MemberDetail() {
             )}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
 
       <section className="member-withdraw" aria-labelledby="member-withdraw">
         <h2 id="member-withdraw">{t("admin.members.withdraw.heading")}</h2>

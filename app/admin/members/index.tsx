@@ -6,7 +6,7 @@ import membersStyles from "../../styles/admin-members.css";
 import { seoulText } from "../../utils/dates";
 import { formObject } from "../forms.server";
 import { requireOperator } from "../guard.server";
-import { AdminPagination } from "../parts";
+import { AdminPagination, TableScroll } from "../parts";
 import { memberSearchSchema } from "./members.server";
 
 export { AdminError as ErrorBoundary } from "../parts";
@@ -50,7 +50,7 @@ export default function Members() {
         {t("admin.members.search.hint")}
       </p>
       {found.licences.length ? (
-        <div className="admin-table-scroll">
+        <TableScroll>
           <table className="admin-table">
             <caption>{t("admin.members.licences.found", { count: found.licences.length })}</caption>
             <thead>
@@ -80,9 +80,9 @@ export default function Members() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       ) : null}
-      <div className="admin-table-scroll">
+      <TableScroll>
         <table className="admin-table">
           <caption>{q ? t("admin.members.results", { count: found.total, q }) : t("admin.members.newest", { count: found.total })}</caption>
           <thead>
@@ -112,7 +112,7 @@ export default function Members() {
             )}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <AdminPagination page={found.page} pages={found.pages} href={href} />
     </main>
   );

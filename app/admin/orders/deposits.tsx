@@ -7,7 +7,7 @@ import styles from "../../styles/admin-orders.css";
 import { seoulText } from "../../utils/dates";
 import { formObject } from "../forms.server";
 import { actorOf, requireOperator } from "../guard.server";
-import { AdminPagination } from "../parts";
+import { AdminPagination, TableScroll } from "../parts";
 import { orderActionSchema, pageSchema } from "./forms.server";
 import { OrdersNav } from "./parts";
 import { attempt, refusalKey } from "./refusal.server";
@@ -78,7 +78,7 @@ export default function Deposits() {
       {list.rows.length === 0 ? (
         <p>{t("admin.orders.deposits.empty")}</p>
       ) : (
-        <div className="admin-table-scroll">
+        <TableScroll>
           <table className="admin-table">
             <caption>{t("admin.orders.deposits.caption")}</caption>
             <thead>
@@ -120,7 +120,7 @@ export default function Deposits() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       <AdminPagination page={list.page} pages={list.pages} href={(n) => `?page=${n}`} />
     </main>

@@ -8,6 +8,7 @@ import { consoleOrder } from "../../market/orders/console.server";
 import styles from "../../styles/admin-orders.css";
 import { seoulText } from "../../utils/dates";
 import { actorOf, requireOperator } from "../guard.server";
+import { TableScroll } from "../parts";
 import { operatorCancelSchema, orderIdSchema } from "./forms.server";
 import { OrdersNav } from "./parts";
 import { attempt, refusalKey } from "./refusal.server";
@@ -246,7 +247,7 @@ export default function OrderPage() {
             <p className={o.view.agree ? "orders-verdict-good" : "orders-verdict-bad"} role={o.view.agree ? undefined : "alert"}>
               {o.view.agree ? t("admin.orders.compare.agree") : t("admin.orders.compare.disagree")}
             </p>
-            <div className="admin-table-scroll">
+            <TableScroll>
               <table className="admin-table">
                 <caption>{t("admin.orders.compare.caption")}</caption>
                 <thead>
@@ -278,7 +279,7 @@ export default function OrderPage() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
           </>
         ) : (
           <p className="orders-verdict-bad" role="alert">
@@ -289,7 +290,7 @@ export default function OrderPage() {
 
       <section aria-labelledby="order-lines">
         <h2 id="order-lines">{t("admin.orders.lines.heading")}</h2>
-        <div className="admin-table-scroll">
+        <TableScroll>
           <table className="admin-table">
             <caption>{t("admin.orders.lines.caption")}</caption>
             <thead>
@@ -326,7 +327,7 @@ export default function OrderPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       </section>
 
       {active.length ? (
@@ -388,7 +389,7 @@ export default function OrderPage() {
         {o.refunds.length === 0 ? (
           <p>{t("admin.orders.refunds.empty")}</p>
         ) : (
-          <div className="admin-table-scroll">
+          <TableScroll>
             <table className="admin-table">
               <caption>{t("admin.orders.refunds.caption")}</caption>
               <thead>
@@ -418,7 +419,7 @@ export default function OrderPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </section>
 
@@ -427,7 +428,7 @@ export default function OrderPage() {
         {o.events.length === 0 ? (
           <p>{t("admin.orders.events.empty")}</p>
         ) : (
-          <div className="admin-table-scroll">
+          <TableScroll>
             <table className="admin-table">
               <caption>{t("admin.orders.events.caption")}</caption>
               <thead>
@@ -449,7 +450,7 @@ export default function OrderPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </section>
     </main>

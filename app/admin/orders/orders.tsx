@@ -8,7 +8,7 @@ import styles from "../../styles/admin-orders.css";
 import { seoulText } from "../../utils/dates";
 import { formObject, seoulDayEnd, seoulDayStart } from "../forms.server";
 import { requireOperator } from "../guard.server";
-import { AdminPagination, FilterForm, InputField, optionsOf, Problem, SelectField } from "../parts";
+import { AdminPagination, FilterForm, InputField, optionsOf, Problem, SelectField, TableScroll } from "../parts";
 import { orderSearchSchema } from "./forms.server";
 import { ORDER_STATUSES, OrdersNav } from "./parts";
 
@@ -94,7 +94,7 @@ export default function Orders() {
       </FilterForm>
       <p>{t("admin.orders.list.count", { count: list.total })}</p>
       {list.totals.length ? (
-        <div className="admin-table-scroll">
+        <TableScroll>
           <table className="admin-table">
             <caption>{t("admin.orders.list.totalsCaption")}</caption>
             <thead>
@@ -126,12 +126,12 @@ export default function Orders() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       ) : null}
       {list.rows.length === 0 ? (
         <p>{t("admin.orders.list.empty")}</p>
       ) : (
-        <div className="admin-table-scroll">
+        <TableScroll>
           <table className="admin-table">
             <caption>{t("admin.orders.list.caption")}</caption>
             <thead>
@@ -169,7 +169,7 @@ export default function Orders() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       <AdminPagination page={list.page} pages={list.pages} href={href} />
     </main>

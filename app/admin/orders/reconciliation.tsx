@@ -7,6 +7,7 @@ import styles from "../../styles/admin-orders.css";
 import { seoulText } from "../../utils/dates";
 import { formObject } from "../forms.server";
 import { actorOf, requireOperator } from "../guard.server";
+import { TableScroll } from "../parts";
 import { orderActionSchema } from "./forms.server";
 import { OrdersNav } from "./parts";
 import { attempt, refusalKey } from "./refusal.server";
@@ -90,7 +91,7 @@ export default function Reconciliation() {
       {rows.length === 0 ? (
         <p>{t("admin.orders.reconcile.empty")}</p>
       ) : (
-        <div className="admin-table-scroll">
+        <TableScroll>
           <table className="admin-table">
             <caption>{t("admin.orders.reconcile.caption")}</caption>
             <thead>
@@ -143,7 +144,7 @@ export default function Reconciliation() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </main>
   );

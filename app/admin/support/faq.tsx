@@ -5,7 +5,7 @@ import { consoleFaqPage, createFaq, nextFaqSort } from "../../market/faq.server"
 import { SUPPORT_CATEGORIES } from "../../market/support-rules";
 import supportStyles from "../../styles/admin-support.css";
 import { actorOf, domainCall, requireOperator } from "../guard.server";
-import { AdminPagination } from "../parts";
+import { AdminPagination, TableScroll } from "../parts";
 import { FaqFields, type FaqValues } from "./faq-fields";
 import { faqProblem, faqQuerySchema, faqSchema, formObject } from "./forms.server";
 
@@ -88,7 +88,7 @@ export default function FaqList() {
       {list.rows.length === 0 ? (
         <p>{t("admin.support.faq.empty")}</p>
       ) : (
-        <div className="admin-table-scroll">
+        <TableScroll>
           <table className="admin-table">
             <caption>{t("admin.support.faq.caption")}</caption>
             <thead>
@@ -116,7 +116,7 @@ export default function FaqList() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       <AdminPagination page={list.page} pages={list.pages} href={href} />
       <h2 id="faq-add">{t("admin.support.faq.add.heading")}</h2>

@@ -6,7 +6,7 @@ import { INQUIRY_STATUSES, SUPPORT_CATEGORIES } from "../../market/support-rules
 import supportStyles from "../../styles/admin-support.css";
 import { seoulText } from "../../utils/dates";
 import { requireOperator } from "../guard.server";
-import { AdminPagination, FilterForm, InputField, optionsOf, SelectField } from "../parts";
+import { AdminPagination, FilterForm, InputField, optionsOf, SelectField, TableScroll } from "../parts";
 import { formObject, inquiryQuerySchema, seoulDayEnd, seoulDayStart } from "./forms.server";
 
 export { AdminError as ErrorBoundary } from "../parts";
@@ -72,7 +72,7 @@ export default function Inquiries() {
       {list.rows.length === 0 ? (
         <p>{t("admin.support.inquiries.empty")}</p>
       ) : (
-        <div className="admin-table-scroll">
+        <TableScroll>
           <table className="admin-table">
             <caption>{t("admin.support.inquiries.caption")}</caption>
             <thead>
@@ -111,7 +111,7 @@ export default function Inquiries() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       <AdminPagination page={list.page} pages={list.pages} href={href} />
     </main>
