@@ -378,9 +378,12 @@ async function signIn(page: Page, lang: Lang, who: { email: string; password: st
   await expect(page).toHaveURL((u) => u.pathname === to);
 }
 
-test.describe.configure({ timeout: 600_000 });
-
-for (const lang of ["ko", "en"] as const) {
+/**
+ * The walk of one language (phone-width-ko.spec.ts, phone-width-en.spec.ts: one file per language, so the two
+ * end-to-end lanes can take one each).
+ */
+export function phoneWidthWalk(lang: Lang) {
+  test.describe.configure({ timeout: 600_000 });
   test(`every page at 390 px in ${lang}: no sideways scrolling, axe-core clean`, async ({ browser }) => {
     const routes = (await pageRoutes()).filter((r) => !r.id.startsWith("admin"));
     const seen = new Map<string, string>();
