@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import type PG from "pg";
+import { loadPg } from "./db.server";
 
 /**
  * A consistent copy of the store's database while the store keeps serving, and its restore into an empty one.
@@ -24,12 +24,6 @@ export interface DatabaseCopy {
 
 export const engineOf = (url: string): Engine => (/^postgres(ql)?:\/\//.test(url) ? "postgres" : "sqlite");
 const sqliteFileOf = (url: string) => path.resolve(url.replace(/^file:/, ""));
-
-let pgModule: typeof PG | undefined;
-const loadPg = () => {
-  pgModule ??= createRequire(import.meta.url)("pg") as typeof PG;
-  return pgModule;
-};
 
 /** Copies the database at `url` into `folder`; answers what it wrote and the row counts of the copy. */
 export async function backupDatabase(url: string, folder: string): Promise<DatabaseCopy> {

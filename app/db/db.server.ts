@@ -13,7 +13,7 @@ export type DB = Kysely<Database>;
 
 let pgModule: typeof PG | undefined;
 /** pg, loaded with the first PostgreSQL database: a store on SQLite never holds it (about 15 MB). */
-function loadPg(): typeof PG {
+export function loadPg(): typeof PG {
   if (!pgModule) {
     pgModule = createRequire(import.meta.url)("pg") as typeof PG;
     // PostgreSQL returns COUNT(*) and other int8 values as strings; our counts fit in a JS number.
