@@ -414,7 +414,7 @@ async function seedMarketing(db: DB) {
   // The second banner of a page says something else: two banners side by side never repeat one headline.
   const second: Record<(typeof pages)[number], [string, string, string, string]> = {
     home: [
-      "패스로 더 많이 내려받기",
+      "이용권으로 더 많이 내려받기",
       "Download more with a pass",
       "기간 동안 정해진 수만큼 자유롭게",
       "A set number of downloads for the period",
