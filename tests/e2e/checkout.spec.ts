@@ -319,6 +319,13 @@ for (const lang of ["en", "ko"] as const) {
     await expect(card).toBeChecked();
     await expect(page.getByRole("checkbox", { name: t.agreeTerms })).not.toBeChecked();
     await expectAccessible(page);
+    // The message stays while a box is left, and goes once both are ticked, before the next submit (issue 26.8).
+    const agreeAlert = page.getByRole("alert").filter({ hasText: t.agreeRequired });
+    await page.getByRole("checkbox", { name: t.agreeTerms }).check();
+    await expect(agreeAlert).toHaveCount(1);
+    await page.getByRole("checkbox", { name: t.agreePaid }).check();
+    await expect(agreeAlert).toHaveCount(0);
+    await expect(page.getByRole("checkbox", { name: t.agreePaid })).not.toHaveAttribute("aria-invalid");
 
     await payWith(page, lang, "card");
     await expect(definition(page, t.sandboxMethod)).toHaveText(lang === "en" ? "Credit card" : "신용카드");
