@@ -46,7 +46,8 @@ describe("Korean words follow the glossary", () => {
     const files = [
       ...fs.readdirSync(path.resolve("app/db/seed")).map((f) => path.join("app/db/seed", f)),
       ...fs.readdirSync(path.resolve("app/db/migrations")).map((f) => path.join("app/db/migrations", f)),
-    ].filter((f) => /\.tsx?$/.test(f));
+      // The search vocabulary is what shoppers type, variants included on purpose (별 → 즐겨찾기): not store text.
+    ].filter((f) => /\.tsx?$/.test(f) && !f.endsWith("vocabulary.ts"));
     const found: string[] = [];
     for (const file of files) {
       // Only the string literals that hold Hangul: comments and identifiers are not shown to anyone.
