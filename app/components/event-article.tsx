@@ -51,7 +51,6 @@ export function EventArticle({ event, backTo, heading = "h1" }: { event: MarketE
           <p key={p}>
             {bodyParts(p).map((part, i) =>
               part.href ? (
-                // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one line never move
                 <Link key={i} to={part.href}>
                   {part.text}
                 </Link>

@@ -2,9 +2,9 @@ import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run
 import { useLoaderData } from "@remix-run/react";
 import { EventArticle } from "../components/event-article";
 import { eventPage } from "../market/events.server";
+import { bodyText } from "../utils/body-links";
 import { cacheHeaders } from "../utils/cache";
 import { publicOrigin } from "../utils/origin.server";
-import { bodyText } from "../utils/body-links";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 import { isTestMode } from "../utils/test-mode.server";

@@ -17,7 +17,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const next = safePath(new URL(request.url).searchParams.get("redirectTo"), "/");
   return {
     nickname: viewer?.nickname ?? null,
-    business: Boolean(viewer?.business),
+    business: viewer?.userType === 2,
     next,
     signIn: `/login?redirectTo=${encodeURIComponent(next)}`,
     seo: await pageSeo(request, context, { titleKey: "auth.welcomeTitle" }),

@@ -223,7 +223,9 @@ describe(`cart and favorites on ${ENGINE}`, () => {
       expect(freeAdd.headers.get("location")).toBe(`${detail(free)}&cart=FREE_CONTENT`);
       // The free item's page, which has no cart button, says why it was refused (issue 26.8).
       const refused = await page(freeAdd.headers.get("location") as string, cookie);
-      expect(refused).toContain('<p class="notice-box" role="status">Free and benefit content cannot be added to the cart; download it from the editor.</p>');
+      expect(refused).toContain(
+        '<p class="notice-box" role="status">Free and benefit content cannot be added to the cart; download it from the editor.</p>',
+      );
       for (const redirectTo of ["//evil.example/x", "https://evil.example/x", "/\\evil.example"]) {
         const off = await call("/cart", form({ intent: "add", code: other.code, redirectTo }, cookie));
         expect(off.status).toBe(302);

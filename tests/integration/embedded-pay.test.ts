@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "../../app/db/db.server";
-import { historyFloor } from "../../app/market/orders/history.server";
 import type { SandboxGateway } from "../../app/integrations/payments/sandbox.server";
+import { historyFloor } from "../../app/market/orders/history.server";
 import { createTestApp } from "../support/app";
 import { createTestDb } from "../support/db";
 import { ENGINE } from "../support/engine";

@@ -170,7 +170,7 @@ describe(`events and notices on ${ENGINE}`, () => {
       }
     });
 
-    it("the event \"New 4K video collection\" links to the collection; the link's path is not in its description (issue 26.8)", async () => {
+    it('the event "New 4K video collection" links to the collection; the link\'s path is not in its description (issue 26.8)', async () => {
       const collection = byTitle("New 4K video collection");
       for (const lang of ["en", "ko"] as const) {
         const { res, html } = await page(call, `/event/${collection.id}`, lang);
