@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "../i18n/react";
 import type { MarketEvent } from "../market/events.server";
+import { bodyParts } from "../utils/body-links";
 import { CopyCode } from "./copy-code";
 
 /**
@@ -47,7 +48,17 @@ export function EventArticle({ event, backTo, heading = "h1" }: { event: MarketE
       {event.image ? <img className="event-image" src={event.image} alt="" width={1200} height={600} /> : null}
       <div className="event-body">
         {event.body.split(/\n+/).map((p) => (
-          <p key={p}>{p}</p>
+          <p key={p}>
+            {bodyParts(p).map((part, i) =>
+              part.href ? (
+                <Link key={i} to={part.href}>
+                  {part.text}
+                </Link>
+              ) : (
+                part.text
+              ),
+            )}
+          </p>
         ))}
       </div>
       {event.coupon ? (

@@ -118,6 +118,12 @@ export default function ContentDetailPage() {
           <p>{t(`item.requirement.${item.requirement}`)}</p>
           {!item.discontinued && item.priceType === "paid" ? (
             <CartButtons code={item.code} here={here} signedIn={signedIn} initialOutcome={cartOutcome} />
+          ) : cartOutcome && cartOutcome !== "SUCCESS" && !(item.discontinued && cartOutcome === "DISCONTINUED") ? (
+            // A refused add posted without scripts comes back here (a free or benefit item has no cart button): say
+            // why (issue 26.8); a discontinued item already says so above.
+            <p className="notice-box" role="status">
+              {t(`cart.result.${cartOutcome}`)}
+            </p>
           ) : null}
           <dl className="facts">
             {item.category ? (

@@ -2,6 +2,7 @@ import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run
 import { useLoaderData } from "@remix-run/react";
 import { EventArticle } from "../components/event-article";
 import { eventPage } from "../market/events.server";
+import { bodyText } from "../utils/body-links";
 import { cacheHeaders } from "../utils/cache";
 import { publicOrigin } from "../utils/origin.server";
 import { pageSeo } from "../utils/page.server";
@@ -17,7 +18,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     backTo: includeTest ? "/event?testYn=Y" : "/event",
     seo: await pageSeo(request, context, {
       title: event.title,
-      description: event.body.replace(/\s+/g, " ").slice(0, 150),
+      description: bodyText(event.body).replace(/\s+/g, " ").slice(0, 150),
       image: event.image ? `${publicOrigin(request, context)}${event.image}` : undefined,
       type: "article",
     }),

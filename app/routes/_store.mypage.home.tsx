@@ -35,11 +35,7 @@ export default function MyPageHome() {
   return (
     <section>
       <h1>{t("mypage.greeting", { name: nickname })}</h1>
-      {!summary.hasActiveLicense ? (
-        <p className="notice-box" role="status">
-          {t("mypage.noProduct")}
-        </p>
-      ) : null}
+      {/* No licence: the store's bar above every page says so, once (issue 26.8). */}
       <ul className="summary-tiles">
         {tiles.map(([key, value, href]) => (
           <li key={key}>

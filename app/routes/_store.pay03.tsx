@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useId } from "react";
+import { type ChangeEvent, useId, useState } from "react";
 import { z } from "zod";
 import { OverlapNotice } from "../components/overlap-notice";
 import { OrderSummary, PaySteps } from "../components/pay";
@@ -133,6 +133,14 @@ export default function Pay03() {
   const id = useId();
   const errors: Record<string, string> = result?.errors ?? {};
   const v = result?.values;
+  // The boxes as the payer leaves them: the agreement error goes once both are ticked (issue 26.8), not at the next
+  // submit. The boxes stay uncontrolled (the form works without scripts); this only follows them.
+  const [ticked, setTicked] = useState({ agreeTerms: false, agreePaid: false });
+  const tick = (e: ChangeEvent<HTMLInputElement>) => {
+    const { name, checked } = e.currentTarget;
+    setTicked((now) => ({ ...now, [name]: checked }));
+  };
+  const agreeError = (errors.agreeTerms || errors.agreePaid) && !(ticked.agreeTerms && ticked.agreePaid);
   const first = quotes[0];
   return (
     <section className="pay-page">
@@ -188,7 +196,13 @@ export default function Pay03() {
         <fieldset className="confirmations">
           <legend>{t("pay.agreements")}</legend>
           <label className="check">
-            <input type="checkbox" name="agreeTerms" defaultChecked={v?.agreeTerms} aria-invalid={errors.agreeTerms ? true : undefined} />
+            <input
+              type="checkbox"
+              name="agreeTerms"
+              defaultChecked={v?.agreeTerms}
+              onChange={tick}
+              aria-invalid={errors.agreeTerms && !ticked.agreeTerms ? true : undefined}
+            />
             <span>
               {t("pay.agreeTerms")}{" "}
               <span className="agree-links">
@@ -197,7 +211,13 @@ export default function Pay03() {
             </span>
           </label>
           <label className="check">
-            <input type="checkbox" name="agreePaid" defaultChecked={v?.agreePaid} aria-invalid={errors.agreePaid ? true : undefined} />
+            <input
+              type="checkbox"
+              name="agreePaid"
+              defaultChecked={v?.agreePaid}
+              onChange={tick}
+              aria-invalid={errors.agreePaid && !ticked.agreePaid ? true : undefined}
+            />
             <span>
               {t("pay.agreePaid")}{" "}
               <span className="agree-links">
@@ -206,7 +226,7 @@ export default function Pay03() {
             </span>
           </label>
           <p className="field-error" role="alert">
-            {errors.agreeTerms || errors.agreePaid ? t("pay.agreeRequired") : ""}
+            {agreeError ? t("pay.agreeRequired") : ""}
           </p>
         </fieldset>
         <p id={`${id}-failure`} className="field-error" role="alert">

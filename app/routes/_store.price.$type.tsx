@@ -107,7 +107,8 @@ export default function PriceDetailPage() {
       <ul className="muted">
         <li>{t("price.notice.vat")}</li>
         <li>{t("price.notice.deduct")}</li>
-        <li>{t("price.notice.business")}</li>
+        {/* A business account is told once, in the box above (issue 26.8). */}
+        {viewer?.business ? null : <li>{t("price.notice.business")}</li>}
       </ul>
     </>
   );

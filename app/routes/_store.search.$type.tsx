@@ -275,10 +275,15 @@ export default function SearchPage() {
           ) : null}
           {result.total_count === 0 ? (
             <div className="no-results">
+              {/* Without a search word the filters found nothing: the box says that, not “” (issue 26.8). */}
               <p>
-                <strong>{t("search.noResults", { keywords: filter.keywords })}</strong>
+                <strong>{filter.keywords ? t("search.noResults", { keywords: filter.keywords }) : t("search.noResultsFilters")}</strong>
               </p>
-              <p>{t("search.noResultsHint")}</p>
+              <p>
+                {filter.keywords
+                  ? t(result.recommended.length ? "search.noResultsHint" : "search.noResultsHintAlone")
+                  : t("search.noResultsFiltersHint")}
+              </p>
             </div>
           ) : (
             <CardGrid cards={result.list} locale={locale} label={t("search.title")} />

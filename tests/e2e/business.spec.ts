@@ -99,8 +99,8 @@ const T = {
     number: "결제 번호",
     swPay: "결제 내역",
     swDownload: "다운로드",
-    downloadSubmit: "에디터로 다운로드",
-    openEditor: "비디오 에디터에서 열기",
+    downloadSubmit: "편집 프로그램으로 다운로드",
+    openEditor: "영상 편집 프로그램에서 열기",
     categoryRequest: "구매 요청",
   },
 } as const;
@@ -332,7 +332,7 @@ test("a key-only direct purchase on the website in Korean: cart → key (a wrong
   // The key lookup, step 2 of the payment: an individual's key is refused with the spec's message, values kept.
   await expect(page).toHaveURL((url) => url.pathname === "/pay-key");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(t.checkout);
-  await expect(currentStep(page)).toContainText("에디터 라이선스 선택");
+  await expect(currentStep(page)).toContainText("편집 프로그램 라이선스 선택");
   await lookUp(page, "ko", INDIVIDUAL.serial, INDIVIDUAL.email);
   await expect(page.getByRole("alert").filter({ hasText: t.notBusiness })).toHaveText(t.notBusiness);
   await expect(page).toHaveURL((url) => url.pathname === "/pay-key");

@@ -92,7 +92,7 @@ const T = {
     checkout: "결제하기",
     items: "주문 상품",
     summary: "주문 요약",
-    step: { 1: "상품 및 금액 확인", 2: "에디터 라이선스 선택", 3: "결제 수단 선택", 4: "결제 완료" },
+    step: { 1: "상품 및 금액 확인", 2: "편집 프로그램 라이선스 선택", 3: "결제 수단 선택", 4: "결제 완료" },
     next: "다음",
     pay: "결제하기",
     testMode: "테스트 모드: 결제는 내장 샌드박스 결제로 처리되며 실제 돈은 오가지 않습니다.",
@@ -108,7 +108,7 @@ const T = {
     abandon: "취소하고 돌아가기",
     deposit: "입금하기",
     heading: { complete: "결제 완료", waiting: "주문 접수 완료" },
-    doneComplete: "감사합니다. 결제가 완료되어 에디터에서 상품을 사용할 수 있습니다.",
+    doneComplete: "감사합니다. 결제가 완료되어 편집 프로그램에서 상품을 사용할 수 있습니다.",
     doneWaiting: "가상계좌가 발급되었습니다. 기한까지 입금해 주세요. 기한이 지나면 주문은 자동으로 취소됩니다.",
     number: "결제 번호",
     status: "상태",
@@ -319,6 +319,13 @@ for (const lang of ["en", "ko"] as const) {
     await expect(card).toBeChecked();
     await expect(page.getByRole("checkbox", { name: t.agreeTerms })).not.toBeChecked();
     await expectAccessible(page);
+    // The message stays while a box is left, and goes once both are ticked, before the next submit (issue 26.8).
+    const agreeAlert = page.getByRole("alert").filter({ hasText: t.agreeRequired });
+    await page.getByRole("checkbox", { name: t.agreeTerms }).check();
+    await expect(agreeAlert).toHaveCount(1);
+    await page.getByRole("checkbox", { name: t.agreePaid }).check();
+    await expect(agreeAlert).toHaveCount(0);
+    await expect(page.getByRole("checkbox", { name: t.agreePaid })).not.toHaveAttribute("aria-invalid");
 
     await payWith(page, lang, "card");
     await expect(definition(page, t.sandboxMethod)).toHaveText(lang === "en" ? "Credit card" : "신용카드");

@@ -168,7 +168,9 @@ for (const lang of ["en", "ko"] as const) {
     await look(page, `list-benefit-${lang}`);
 
     await page.goto("/modules");
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(lang === "en" ? "Market modules in the editor" : "편집기의 마켓 모듈");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(
+      lang === "en" ? "Market modules in the editor" : "편집 프로그램의 마켓 모듈",
+    );
     await expect(page.getByRole("heading", { level: 2 })).toHaveCount(5);
     await expectAccessible(page);
     await look(page, `modules-${lang}`);

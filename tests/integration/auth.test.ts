@@ -172,10 +172,29 @@ describe(`sign-in, sign-out and join on ${ENGINE}`, () => {
     expect(guest.status).toBe(200);
     const body = (await guest.text()).replaceAll("<!-- -->", "");
     expect(body).toContain("<h1>Welcome</h1>");
-    expect(body).toContain("Your account is ready. Sign in to the market");
+    // The page cannot see a visitor's account, so it does not say the account is ready (issue 26.8).
+    expect(body).toContain("If you have just made your account, sign in to the market");
+    expect(body).not.toContain("account is ready");
     expect(body).toContain(`href="/login?redirectTo=${encodeURIComponent("/video?sort=recent")}"`);
     const ko = await (await call("/welcome?join_market=1", { headers: { "accept-language": "ko" } })).text();
-    expect(ko).toContain("계정이 준비되었습니다.");
+    expect(ko).toContain("방금 계정을 만드셨다면");
+    expect(ko).not.toContain("준비되었습니다");
+  });
+
+  it("tells a member about passes on /welcome and a business account, which cannot buy them, not (issue 26.8)", async () => {
+    const lead = async (email: string, lang: string) => {
+      const signedIn = await call("/login", form({ email, password: DEMO.password, redirectTo: "/" }));
+      const page = await (await call("/welcome", { headers: { cookie: jar(signedIn), "accept-language": lang } })).text();
+      return (page.match(/<section class="message-page">[\s\S]*?<\/section>/)?.[0] ?? "").replaceAll("<!-- -->", "");
+    };
+    const member = await lead(DEMO.member.email, "en");
+    expect(member).toContain("Your market account is ready.");
+    expect(member).toContain("passes make paid content cheaper");
+    const business = await lead(DEMO.business.email, "en");
+    expect(business).toContain("Your market account is ready.");
+    expect(business).not.toMatch(/pass/i);
+    expect(await lead(DEMO.business.email, "ko")).not.toContain("이용권");
+    expect(await lead(DEMO.member.email, "ko")).toContain("이용권");
   });
 
   it("refuses a join without the terms agreement or with a short password; a taken e-mail goes on like a join, signed out", async () => {

@@ -221,6 +221,11 @@ describe(`cart and favorites on ${ENGINE}`, () => {
       expect(timedMessage(await page(again.headers.get("location") as string, cookie))).toBe("Already added to cart");
       const freeAdd = await call("/cart", form({ intent: "add", code: free.code, redirectTo: detail(free) }, cookie));
       expect(freeAdd.headers.get("location")).toBe(`${detail(free)}&cart=FREE_CONTENT`);
+      // The free item's page, which has no cart button, says why it was refused (issue 26.8).
+      const refused = await page(freeAdd.headers.get("location") as string, cookie);
+      expect(refused).toContain(
+        '<p class="notice-box" role="status">Free and benefit content cannot be added to the cart; download it from the editor.</p>',
+      );
       for (const redirectTo of ["//evil.example/x", "https://evil.example/x", "/\\evil.example"]) {
         const off = await call("/cart", form({ intent: "add", code: other.code, redirectTo }, cookie));
         expect(off.status).toBe(302);

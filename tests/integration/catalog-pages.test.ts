@@ -214,7 +214,7 @@ describe(`catalog pages on ${ENGINE}`, () => {
       expect(body).toContain(`href="/${type}"`);
       expect(body).toContain(`${n.toLocaleString("en")} item`);
     }
-    expect(await html("/modules", ko)).toContain("편집기의 마켓 모듈");
+    expect(await html("/modules", ko)).toContain("편집 프로그램의 마켓 모듈");
   });
 
   it("filters packages by package category", async () => {

@@ -135,7 +135,7 @@ describe(`embedded downloads and benefits on ${ENGINE}`, () => {
     // Korean, with the end date spelled on the server.
     const ko = await (await sw("/mypage/sw/download", { licence: s, lang: "ko" })).text();
     expect(ko).toContain('<html lang="ko"');
-    for (const text of ["다운로드", "사용 기한", "에디터로 다운로드", "구매"]) expect(ko, text).toContain(text);
+    for (const text of ["다운로드", "사용 기한", "편집 프로그램으로 다운로드", "구매"]) expect(ko, text).toContain(text);
     expect(ko).toMatch(/\d{4}\. \d{1,2}\. \d{1,2}\./);
   });
 

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "../../app/db/db.server";
 import type { SandboxGateway } from "../../app/integrations/payments/sandbox.server";
+import { historyFloor } from "../../app/market/orders/history.server";
 import { createTestApp } from "../support/app";
 import { createTestDb } from "../support/db";
 import { ENGINE } from "../support/engine";
@@ -322,6 +323,14 @@ describe(`embedded payment history and detail on ${ENGINE}`, () => {
     const clipped = await (await sw("/mypage/sw/pay?from=2000-01-01", { licence: a })).text();
     expect(clipped).toContain('<p class="muted" role="alert">Available to search for up to 3 years</p>');
     expect(clipped).toContain(orders.a1.orderNo);
+    // The filter never shows a day before the floor (issue 26.8): the asked day is shown as the floor's day.
+    const floorDay = seoulDay(Date.parse(historyFloor(new Date())));
+    expect(clipped).toMatch(new RegExp(`<input type="date" name="from"[^>]* value="${floorDay}"`));
+    const shownDays = (html: string) => [...html.matchAll(/<input type="date"[^>]* value="([^"]*)"/g)].map((m) => m[1]);
+    expect(shownDays(clipped)).toEqual([floorDay, ""]);
+    const bothBefore = await (await sw("/mypage/sw/pay?from=2000-01-01&to=2001-12-31", { licence: a })).text();
+    expect(shownDays(bothBefore)).toEqual([floorDay, floorDay]);
+    expect(bothBefore).toContain('<p class="muted" role="alert">Available to search for up to 3 years</p>');
     // Nonsense in the query is ignored, not an error.
     expect((await sw("/mypage/sw/pay?from=yesterday&page=-4", { licence: a })).status).toBe(200);
   });

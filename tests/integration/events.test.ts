@@ -170,6 +170,23 @@ describe(`events and notices on ${ENGINE}`, () => {
       }
     });
 
+    it('the event "New 4K video collection" links to the collection; the link\'s path is not in its description (issue 26.8)', async () => {
+      const collection = byTitle("New 4K video collection");
+      for (const lang of ["en", "ko"] as const) {
+        const { res, html } = await page(call, `/event/${collection.id}`, lang);
+        expect(res.status).toBe(200);
+        const body = html.match(/<div class="event-body">[\s\S]*?<\/div>/)?.[0] ?? "";
+        const words = lang === "en" ? "the video category, sorted by most recent" : "영상 카테고리의 최신순 목록";
+        expect(body).toMatch(new RegExp(`<a [^>]*href="/list/video/all\\?sort=recent">${words}</a>`));
+        expect(body).not.toContain("](");
+        const description = html.match(/<meta name="description" content="([^"]*)"/)?.[1] ?? "";
+        expect(description).toContain(words);
+        expect(description).not.toContain("/list/video");
+        // The link leads to a page of the store.
+        expect((await page(call, "/list/video/all?sort=recent", lang)).res.status).toBe(200);
+      }
+    });
+
     it("an ended event answers the event-ended page in both languages, without its coupon", async () => {
       const summer = byTitle("Summer audio festival");
       const en = await page(call, `/event/${summer.id}`, "en");

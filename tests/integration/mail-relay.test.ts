@@ -93,7 +93,7 @@ describe(`the store is not a mail relay, on ${ENGINE}`, () => {
     const landing = await call(taken.headers.get("location") as string, { headers: { "accept-language": "en" } });
     const page = await call(landing.headers.get("location") as string, { headers: { "accept-language": "en" } });
     const html = (await page.text()).replaceAll("<!-- -->", "");
-    expect(html).toContain("Your account is ready. Sign in to the market");
+    expect(html).toContain("If you have just made your account, sign in to the market");
     expect(html).not.toContain(DEMO.business.email);
 
     // The owner hears of it, in the account's language, in fixed words: nothing the visitor typed.

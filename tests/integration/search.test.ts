@@ -546,6 +546,15 @@ describe(`search on ${ENGINE}`, () => {
       expect(html).toContain("No results found for");
       expect(html).not.toContain("Some filter values were not valid");
     });
+
+    it("says when the filters found nothing without a search word, not “” (issue 26.8)", async () => {
+      const { status, html } = await page("/search/audio?bpm_start=399&bpm_end=400");
+      expect(status).toBe(200);
+      const box = html.match(/<div class="no-results">[\s\S]*?<\/div>/)?.[0] ?? "";
+      expect(box).toContain("No items match these filters.");
+      expect(box).toContain("Change the filters, or reset them.");
+      expect(box).not.toContain("“”");
+    });
   });
 
   describe("stored bitsets of frequent keys", () => {

@@ -414,7 +414,7 @@ async function seedMarketing(db: DB) {
   // The second banner of a page says something else: two banners side by side never repeat one headline.
   const second: Record<(typeof pages)[number], [string, string, string, string]> = {
     home: [
-      "패스로 더 많이 내려받기",
+      "이용권으로 더 많이 내려받기",
       "Download more with a pass",
       "기간 동안 정해진 수만큼 자유롭게",
       "A set number of downloads for the period",
@@ -595,9 +595,9 @@ function demoEvents(now: string) {
       title_ko: "4K 영상 컬렉션 공개",
       title_en: "New 4K video collection",
       body_ko:
-        "도시, 자연, 여행 영상 클립을 4K로 새로 선보입니다.\n영상 카테고리의 최신순 목록에서 새 클립을 미리 보고 장바구니에 담아 보세요.",
+        "도시, 자연, 여행 영상 클립을 4K로 새로 선보입니다.\n[영상 카테고리의 최신순 목록](/list/video/all?sort=recent)에서 새 클립을 미리 보고 장바구니에 담아 보세요.",
       body_en:
-        "New 4K clips of cities, nature and travel are here.\nPreview them in the video category, sorted by most recent, and add your favourites to the cart.",
+        "New 4K clips of cities, nature and travel are here.\nPreview them in [the video category, sorted by most recent](/list/video/all?sort=recent), and add your favourites to the cart.",
       image_path: image(EVENT_IMAGES[1].file),
       coupon_code: null,
       discount_percent: null,

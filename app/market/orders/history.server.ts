@@ -152,8 +152,13 @@ export async function paymentHistoryPage(
   locale: Locale,
   now = new Date(),
 ): Promise<PaymentHistoryPage> {
-  const fromDay = day.test(params.get("from") ?? "") ? (params.get("from") as string) : "";
-  const toDay = day.test(params.get("to") ?? "") ? (params.get("to") as string) : "";
+  // The filter never shows a day before the 3-year limit (issue 26.8): an earlier day asked for is shown, and looked
+  // up, as the limit's day, with the 3-year note as an alert.
+  const floorDay = new Date(Date.parse(historyFloor(now)) + 9 * 3_600_000).toISOString().slice(0, 10);
+  const askedFrom = day.test(params.get("from") ?? "") ? (params.get("from") as string) : "";
+  const askedTo = day.test(params.get("to") ?? "") ? (params.get("to") as string) : "";
+  const fromDay = askedFrom && askedFrom < floorDay ? floorDay : askedFrom;
+  const toDay = askedTo && askedTo < floorDay ? floorDay : askedTo;
   const asked = Number(params.get("page"));
   const page = Number.isInteger(asked) && asked >= 1 && asked <= 10_000 ? asked : 1;
   const result = await listOrders(
@@ -168,7 +173,6 @@ export async function paymentHistoryPage(
     },
     now,
   );
-  const floorDay = new Date(Date.parse(result.floor) + 9 * 3_600_000).toISOString().slice(0, 10);
   return {
     rows: result.list.map((o) => ({
       id: o.id,
@@ -186,7 +190,7 @@ export async function paymentHistoryPage(
     from: fromDay,
     to: toDay,
     floorDay,
-    clipped: Boolean(fromDay && fromDay < floorDay),
+    clipped: Boolean((askedFrom && askedFrom < floorDay) || (askedTo && askedTo < floorDay)),
   };
 }
 
