@@ -1,8 +1,11 @@
 import { RemixBrowser } from "@remix-run/react";
+import i18next from "i18next";
+import resourcesToBackend from "i18next-resources-to-backend";
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { isLocale } from "./i18n/config";
-import { I18N_SCRIPT_ID, I18nProvider } from "./i18n/react";
+import { I18nextProvider, initReactI18next } from "react-i18next";
+import { i18nOptions, isLocale } from "./i18n/config";
+import { I18N_SCRIPT_ID, type PageStrings } from "./i18n/react";
 
 /**
  * The address (path and query) this document was rendered for: the browser's record of the document's own
@@ -37,20 +40,40 @@ if (rendered !== null && rendered !== currentAddress()) {
   };
   window.addEventListener("popstate", early);
 
-  // The document carries its language's strings as JSON (root's I18nScript): hydration starts at once with no
-  // language chunk to wait for, and the visitor downloads only the language the server rendered.
+  // The document carries its page's namespaces as JSON (root's I18nScript): i18next starts with them, so hydration
+  // waits for no request; a later navigation loads other namespaces from /locales, its address versioned by the
+  // language's content (cached for a year).
+  const strings = JSON.parse(document.getElementById(I18N_SCRIPT_ID)?.textContent || "{}") as Partial<PageStrings>;
   const lang = document.documentElement.lang;
   const locale = isLocale(lang) ? lang : "en";
-  const bundle = JSON.parse(document.getElementById(I18N_SCRIPT_ID)?.textContent || "{}");
+  const version = strings.v ?? "";
+  i18next
+    .use(initReactI18next)
+    .use(
+      resourcesToBackend((lng: string, ns: string) =>
+        fetch(`/locales/${encodeURIComponent(lng)}/${encodeURIComponent(ns)}?v=${lng === strings.lng ? version : ""}`).then((r) => {
+          if (!r.ok) throw new Error(`/locales/${lng}/${ns}: ${r.status}`);
+          return r.json();
+        }),
+      ),
+    )
+    .init({
+      ...i18nOptions,
+      lng: locale,
+      ns: Object.keys(strings.ns ?? {}),
+      resources: { [locale]: (strings.ns ?? {}) as Record<string, Record<string, string>> },
+      partialBundledLanguages: true,
+      initImmediate: false,
+    });
 
   startTransition(() => {
     hydrateRoot(
       document,
-      <I18nProvider locale={locale} bundles={{ [locale]: bundle }}>
+      <I18nextProvider i18n={i18next}>
         <StrictMode>
           <RemixBrowser />
         </StrictMode>
-      </I18nProvider>,
+      </I18nextProvider>,
     );
   });
 }

@@ -3,8 +3,8 @@ import { type AppLoadContext, createReadableStreamFromReadable, type EntryContex
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { fixedT, serverBundles } from "./i18n/i18n.server";
-import { I18nProvider } from "./i18n/react";
+import { I18nextProvider } from "react-i18next";
+import { requestI18n, routeNamespaces } from "./i18n/i18n.server";
 import { NonceProvider } from "./utils/nonce";
 import { reportUnavailable, UNAVAILABLE_RETRY_AFTER_S, unavailableCode } from "./utils/unavailable.server";
 
@@ -35,9 +35,9 @@ export default async function handleRequest(
 
   return streamDocument(
     <NonceProvider value={nonce}>
-      <I18nProvider locale={loadContext.locale} bundles={serverBundles} translator={fixedT}>
+      <I18nextProvider i18n={requestI18n(loadContext.locale, routeNamespaces(remixContext))}>
         <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
-      </I18nProvider>
+      </I18nextProvider>
     </NonceProvider>,
     { status: responseStatusCode, headers: responseHeaders, waitForAll, nonce, signal: request.signal, requestId: loadContext.requestId },
   );

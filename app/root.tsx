@@ -3,6 +3,7 @@ import { data, redirect } from "@remix-run/node";
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { ChunkLoadWatch } from "./components/chunk-load-watch";
 import { NavigationProgress } from "./components/navigation-progress";
+import { localeVersion } from "./i18n/i18n.server";
 import { languageQueryRedirect } from "./i18n/language.server";
 import { I18nScript, useTranslation } from "./i18n/react";
 import { useSyncLanguage } from "./i18n/use-locale";
@@ -11,6 +12,9 @@ import styles from "./styles/app.css";
 import { restoredAddress } from "./utils/market-query";
 import { useNonce } from "./utils/nonce";
 import { isTestMode } from "./utils/test-mode.server";
+
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["common"] };
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
@@ -29,7 +33,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // Under inspection or error service every page goes to its notice, except the console and the notices themselves.
   const closed = closedTarget(await serviceModes(context.db, context.env.HOME_MODE));
   if (closed && !isAlwaysOpen(new URL(request.url).pathname)) throw redirect(closed, { headers: { "Cache-Control": "no-store" } });
-  return data({ locale: context.locale, testMode: isTestMode(context) });
+  return data({ locale: context.locale, i18nVersion: localeVersion[context.locale], testMode: isTestMode(context) });
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -46,7 +50,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         {children}
-        <I18nScript />
+        <I18nScript version={root?.i18nVersion ?? ""} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

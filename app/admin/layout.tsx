@@ -1,20 +1,18 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, NavLink, Outlet, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { I18nProvider, useI18n, useTranslation } from "../i18n/react";
-import type { Bundle } from "../i18n/translate";
+import { useTranslation } from "../i18n/react";
 import { areasOf } from "../market/operators/roles";
 import adminStyles from "../styles/admin.css";
 import { isTestMode } from "../utils/test-mode.server";
 import { requireOperator } from "./guard.server";
 import { AdminError } from "./parts";
-import { adminStrings } from "./strings.server";
 
 /** /admin: the operator console's plain layout (no storefront chrome); every page below needs a signed-in operator. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const operator = await requireOperator(request, context);
   return data(
-    { operator, areas: areasOf(operator.role), strings: adminStrings(context.locale), testMode: isTestMode(context) },
+    { operator, areas: areasOf(operator.role), testMode: isTestMode(context) },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -24,24 +22,15 @@ export { adminHeaders as headers } from "./headers";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }];
 export const meta: MetaFunction = () => [{ title: "Operator console" }, { name: "robots", content: "noindex, nofollow" }];
 
-/** The console's strings joined to the page's: `t("admin.<file>.<key>")` in every console component. */
-export function AdminStrings({ strings, children }: { strings: Bundle; children: React.ReactNode }) {
-  const { language, bundle } = useI18n();
-  return (
-    <I18nProvider locale={language} bundles={{ [language]: { ...bundle, admin: strings } }}>
-      {children}
-    </I18nProvider>
-  );
-}
+/** The console's strings (`t("admin.<section>.<key>")`): the `admin` namespace, for every page below. */
+export const handle = { i18n: ["admin"] };
 
 export default function AdminLayout() {
-  const { operator, areas, strings, testMode } = useLoaderData<typeof loader>();
+  const { operator, areas, testMode } = useLoaderData<typeof loader>();
   return (
-    <AdminStrings strings={strings}>
-      <AdminChrome operator={operator} areas={areas} testMode={testMode}>
-        <Outlet />
-      </AdminChrome>
-    </AdminStrings>
+    <AdminChrome operator={operator} areas={areas} testMode={testMode}>
+      <Outlet />
+    </AdminChrome>
   );
 }
 
@@ -117,10 +106,8 @@ export function ErrorBoundary() {
   const layout = useRouteLoaderData<typeof loader>("admin");
   if (!layout) return <AdminError />;
   return (
-    <AdminStrings strings={layout.strings}>
-      <AdminChrome operator={layout.operator} areas={layout.areas} testMode={layout.testMode}>
-        <AdminError />
-      </AdminChrome>
-    </AdminStrings>
+    <AdminChrome operator={layout.operator} areas={layout.areas} testMode={layout.testMode}>
+      <AdminError />
+    </AdminChrome>
   );
 }

@@ -6,18 +6,13 @@ import adminStyles from "../styles/admin.css";
 import { isTestMode } from "../utils/test-mode.server";
 import { formObject, operatorSignInSchema } from "./forms.server";
 import { operatorCookie, readOperatorToken, safeNext } from "./guard.server";
-import { AdminStrings } from "./layout";
-import { adminStrings } from "./strings.server";
 
 /** /admin/login: the operator's sign-in (apart from members'), outside the console's layout. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const next = safeNext(url.searchParams.get("next"));
   if (await findOperator(context.db, await readOperatorToken(request, context))) throw redirect(next);
-  return data(
-    { next, strings: adminStrings(context.locale), testMode: isTestMode(context) },
-    { headers: { "Cache-Control": "private, no-store" } },
-  );
+  return data({ next, testMode: isTestMode(context) }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 export { adminHeaders as headers } from "./headers";
@@ -45,13 +40,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
 }
 
+/** The console's strings: the sign-in page sits beside the layout, so it names them itself. */
+export const handle = { i18n: ["admin"] };
+
 export default function AdminLogin() {
-  const { next, strings, testMode } = useLoaderData<typeof loader>();
-  return (
-    <AdminStrings strings={strings}>
-      <LoginForm next={next} testMode={testMode} />
-    </AdminStrings>
-  );
+  const { next, testMode } = useLoaderData<typeof loader>();
+  return <LoginForm next={next} testMode={testMode} />;
 }
 
 function LoginForm({ next, testMode }: { next: string; testMode: boolean }) {

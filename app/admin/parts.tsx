@@ -9,22 +9,21 @@ export function AdminError() {
   const error = useRouteError();
   const { t } = useTranslation();
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  const has = (key: string) => t(key) !== key;
   const text =
     status === 403
       ? { h: t("admin.core.forbidden.title"), p: t("admin.core.forbidden.message") }
       : status === 404
         ? { h: "404", p: t("admin.core.notFound") }
         : {
-            h: has("admin.core.title") ? t("admin.core.title") : t("errorService.title"),
-            p: has("admin.core.error") ? t("admin.core.error") : t("errorService.message"),
+            h: t("admin.core.title"),
+            p: t("admin.core.error"),
           };
   return (
     <main className="admin-page admin-error">
       <h1>{text.h}</h1>
       <p role="alert">{text.p}</p>
       <p>
-        <Link to="/admin">{has("admin.core.nav.home") ? t("admin.core.nav.home") : "/admin"}</Link>
+        <Link to="/admin">{t("admin.core.nav.home")}</Link>
       </p>
     </main>
   );

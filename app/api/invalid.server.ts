@@ -1,13 +1,13 @@
 import type { z } from "zod";
 import type { Locale } from "../i18n/config";
 import { fixedT } from "../i18n/i18n.server";
-import { resources } from "../i18n/resources";
+import { storeStrings } from "../i18n/resources";
 import { apiErrors, apiMessage } from "./messages.server";
 
 /** Whether `key` (e.g. "request.error.emailInvalid") names a message of the pages' common strings. */
 function isPageMessage(language: Locale, key: string): boolean {
   if (!/^[a-zA-Z]\w*(\.\w+)+$/.test(key)) return false;
-  let at: unknown = resources[language].common;
+  let at: unknown = storeStrings[language];
   for (const part of key.split(".")) at = at && typeof at === "object" ? (at as Record<string, unknown>)[part] : undefined;
   return typeof at === "string";
 }

@@ -1,8 +1,8 @@
 import type { Locale } from "../i18n/config";
 import { fixedT } from "../i18n/i18n.server";
-import { resources } from "../i18n/resources";
+import { storeStrings } from "../i18n/resources";
 
-export const apiErrors = (language: Locale) => resources[language].common.apiError as Record<string, string>;
+export const apiErrors = (language: Locale) => storeStrings[language].apiError as Record<string, string>;
 
 /**
  * Every message the API answers, in the caller's language: the `apiError` entry of its code (tests/unit/

@@ -1,7 +1,7 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useId } from "react";
+import { passTitle } from "../i18n/pass-title";
 import { useTranslation } from "../i18n/react";
-import { passTitle } from "../i18n/translate";
 import { formatMoney } from "../market/money";
 import type { KeyOrderView } from "../utils/key-order.server";
 import { CancelFieldset } from "./cancel-fieldset";

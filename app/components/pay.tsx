@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { Locale } from "../i18n/config";
+import { passTitle } from "../i18n/pass-title";
 import { useTranslation } from "../i18n/react";
-import { passTitle } from "../i18n/translate";
 import { formatMoney } from "../market/money";
 
 /** The four payment steps (spec section 2), the current one marked for assistive technology. */

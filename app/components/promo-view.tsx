@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { Locale } from "../i18n/config";
+import { passTitle } from "../i18n/pass-title";
 import { useTranslation } from "../i18n/react";
-import { passTitle } from "../i18n/translate";
 import { formatMoney, withVat } from "../market/money";
 import type { Promotion } from "../market/orders/coupons.server";
 import { CopyCode } from "./copy-code";

@@ -12,6 +12,9 @@ import { chosenIds } from "../utils/input.server";
 import { installationProblemKey, requireEmbeddedLicense } from "./licence.server";
 import { EmbeddedErrorBoundary, embeddedMeta } from "./route-parts";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["item", "orders", "pagination", "passes", "pay", "purchase", "request"] };
+
 /**
  * /mypage/sw/benefit: benefit content (20 a page, newest first) and whether the licence the editor runs can take
  * it — a market account behind the licence and a paid purchase by that account; the page says which is missing.

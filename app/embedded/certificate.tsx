@@ -8,6 +8,9 @@ import { seoulText } from "../utils/dates";
 import { positiveId } from "../utils/input.server";
 import { requireEmbeddedLicense } from "./licence.server";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["certificate", "download", "embedded", "item", "licenses", "orders", "pay", "purchase", "request"] };
+
 /**
  * /mypage/sw/certificate/{line}: the licence certificate of one item of a direct purchase made with the key the
  * editor runs (a member's items have theirs on the website's /mypage/certificate/{line}). Another key's: 404.

@@ -15,6 +15,9 @@ import { chosenIds } from "../utils/input.server";
 import { installationProblemKey, requireEmbeddedLicense } from "./licence.server";
 import { EmbeddedErrorBoundary, embeddedMeta } from "./route-parts";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["item", "licenses", "orders", "passes", "pay", "price", "purchase", "request"] };
+
 /**
  * /mypage/sw/download: what the licence the editor runs can download — purchases and pass downloads with their
  * end dates (expired and discontinued ones shown, not selectable), free and benefit items it took before, and its

@@ -4,6 +4,9 @@ import { fixedT } from "../i18n/i18n.server";
 import { useTranslation } from "../i18n/react";
 import { readEmbeddedLicense } from "./licence.server";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["download", "embedded"] };
+
 /** The editor webview's layout: no site chrome, a tab bar of the embedded pages. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const identity = await readEmbeddedLicense(request, context);

@@ -9,6 +9,11 @@ import { cancelKeyOrder, keyOrderView } from "../utils/key-order.server";
 import { requireEmbeddedLicense } from "./licence.server";
 import { embeddedMeta } from "./route-parts";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = {
+  i18n: ["cart", "certificate", "item", "keyOrder", "licenses", "orders", "passes", "pay", "price", "purchase", "request"],
+};
+
 /**
  * /mypage/sw/pay/{id}: one payment of the licence the editor runs. A direct purchase made with this key (no member)
  * is cancelled here, by the same door and rules as a member's /mypage/pay/{id}; a member's or a representative's

@@ -8,6 +8,9 @@ import { paymentHistoryPage } from "../market/orders/history.server";
 import { requireEmbeddedLicense } from "./licence.server";
 import { EmbeddedErrorBoundary, embeddedMeta } from "./route-parts";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["licenses", "orders", "pagination", "passes"] };
+
 /**
  * /mypage/sw/pay: the payments made for the licence the editor runs, newest first, at most 3 years back.
  * The layout answers 401/403 without a licence; this loader refuses too, so no data leaves without one.

@@ -22,6 +22,9 @@ import { refusalText, retryAfterHeaders, withRetryAfter } from "../utils/rate-li
 import { requireEmbeddedLicense } from "./licence.server";
 import { EmbeddedErrorBoundary, embeddedMeta } from "./route-parts";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["cart", "cartCare", "item", "licenses", "limits", "orders", "pay", "purchase", "request"] };
+
 export const headers = withRetryAfter;
 
 /** The editor's business key (its headers say which, so nothing is typed) and the cart the webview holds. */

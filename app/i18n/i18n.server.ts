@@ -1,59 +1,52 @@
+import { createHash } from "node:crypto";
+import type { EntryContext } from "@remix-run/node";
 import { createInstance, type i18n } from "i18next";
-import { fallbackLanguage, type Locale, supportedLanguages } from "./config";
-import { resources } from "./resources";
-import { type Bundle, formatCount, type TFunction } from "./translate";
-
-/** Every language's bundle, for the server render (the document then carries only the page's language). */
-export const serverBundles: Record<Locale, Bundle> = { en: resources.en.common, ko: resources.ko.common };
+import { initReactI18next } from "react-i18next";
+import { i18nOptions, type Locale, supportedLanguages } from "./config";
+import { namespaceNames, resources } from "./resources";
+import { makeT, type TFunction } from "./translate";
 
 /**
- * The server translates with i18next: one instance per language, created once (the resources are bundled and an
- * instance's language never changes, so concurrent requests share it). The browser uses the small `createT`
- * over the same files; tests/unit/translate.test.tsx holds the two to the same output for every key.
+ * The server's i18next: one instance holds every language's namespaces (they are bundled, so it loads nothing);
+ * each document render gets its own instance from it (`requestI18n`, sharing the store), as remix-i18next's set-up
+ * does, with the language of the request and the namespaces of the page's routes.
  */
-function createServerI18n(locale: Locale): i18n {
-  const instance = createInstance();
-  instance.init({
-    lng: locale,
-    supportedLngs: [...supportedLanguages],
-    fallbackLng: fallbackLanguage,
-    defaultNS: "common",
-    ns: ["common"],
-    resources,
-    interpolation: {
-      escapeValue: false,
-      // `{{count}}` with digit grouping, as the browser's createT shows it.
-      alwaysFormat: true,
-      format: (value, _format, _lng, options) =>
-        options?.interpolationkey === "count" && typeof value === "number" ? formatCount(locale, value) : value,
-    },
-    initImmediate: false,
-  });
+const base = createInstance();
+base.use(initReactI18next).init({ ...i18nOptions, lng: "en", ns: namespaceNames, resources, initImmediate: false });
+
+/** Each language's strings, hashed: the browser asks /locales/<lng>/<ns>?v=<hash>, cached for a year. */
+export const localeVersion = Object.fromEntries(
+  supportedLanguages.map((lng) => [lng, createHash("sha256").update(JSON.stringify(resources[lng])).digest("base64url").slice(0, 12)]),
+) as Record<Locale, string>;
+
+/** A namespace of a language, as the /locales route serves it (undefined when there is none). */
+export function namespaceData(lng: Locale, ns: string): unknown {
+  return Object.hasOwn(resources[lng], ns) ? resources[lng][ns as keyof (typeof resources)[Locale]] : undefined;
+}
+
+/** What a document render adds to its i18next instance: the namespaces its page declared and those it used. */
+export type RequestI18n = i18n & { pageNamespaces: Set<string> };
+
+/** The namespaces the matched routes declare in `handle.i18n` (remix-i18next's convention), root first. */
+export function routeNamespaces(context: EntryContext): string[] {
+  const out = new Set<string>(["common"]);
+  for (const match of context.staticHandlerContext.matches) {
+    const handle = context.routeModules[match.route.id]?.handle as { i18n?: string | string[] } | undefined;
+    for (const ns of [handle?.i18n ?? []].flat()) out.add(ns);
+  }
+  return [...out];
+}
+
+/** An i18next instance for one document: the request's language, the page's namespaces. */
+export function requestI18n(locale: Locale, namespaces: string[]): RequestI18n {
+  const instance = base.cloneInstance({ lng: locale, ns: namespaces, initImmediate: false }) as RequestI18n;
+  instance.pageNamespaces = new Set(namespaces);
   return instance;
 }
 
-/**
- * A text without values is the same for every render (the resources are bundled): each language keeps the answers
- * for its keys, found ones only (a missing key answers itself and is not kept), so the memo is bounded by the
- * bundle's keys. Texts with values are translated every time.
- */
-const translators = Object.fromEntries(
-  supportedLanguages.map((locale) => {
-    const t = createServerI18n(locale).getFixedT(locale);
-    const plain = new Map<string, string>();
-    const translate = (key: string, values?: Record<string, unknown>) => {
-      if (values) return t(key, values);
-      const known = plain.get(key);
-      if (known !== undefined) return known;
-      const text = t(key, {});
-      if (typeof text === "string" && text !== key) plain.set(key, text);
-      return text;
-    };
-    return [locale, translate as TFunction];
-  }),
-) as Record<Locale, TFunction>;
+const fixed = Object.fromEntries(supportedLanguages.map((lng) => [lng, makeT(base, lng)])) as Record<Locale, TFunction>;
 
-/** A translation function fixed to one language, for the server render, loaders, actions and the API. */
+/** A translation function fixed to one language, for loaders, actions, mail and the API. */
 export function fixedT(locale: Locale): TFunction {
-  return translators[locale];
+  return fixed[locale];
 }

@@ -1,83 +1,66 @@
-import { createContext, useCallback, useContext, useMemo, useState } from "react";
-import { type Locale, loadCommon } from "./config";
-import { type Bundle, createT, type TFunction } from "./translate";
+import { useMatches } from "@remix-run/react";
+import type { i18n } from "i18next";
+import { useMemo } from "react";
+import { useTranslation as useI18next } from "react-i18next";
+import { isLocale, type Locale } from "./config";
+import { makeT, type TFunction } from "./translate";
 
-type I18nValue = {
-  language: Locale;
-  bundle: Bundle;
-  t: TFunction;
-  /** Switches to another language, loading its strings first when this page has not needed them yet. */
-  changeLanguage: (locale: Locale) => void;
-};
+/** The page's namespaces as remix-i18next reads them: every matched route's `handle.i18n`. */
+export function useRouteNamespaces(): string[] {
+  const matches = useMatches();
+  return useMemo(() => {
+    const out = new Set<string>(["common"]);
+    for (const m of matches) for (const ns of [(m.handle as { i18n?: string | string[] } | undefined)?.i18n ?? []].flat()) out.add(ns);
+    return [...out];
+  }, [matches]);
+}
 
-const I18nContext = createContext<I18nValue | null>(null);
+/** What a document render's instance carries (app/i18n/i18n.server.ts): the namespaces to send with the page. */
+type PageI18n = i18n & { pageNamespaces?: Set<string> };
 
 /**
- * The page's strings. The server passes every language; the browser starts with the one language the document
- * carries (see `I18nScript`) and loads another only on a client-side change of language.
+ * `t` over react-i18next's instance, with the store's whole keys (`t("cart.title")`) and the current language.
+ * Components do not name namespaces: the routes do (`handle.i18n`), and the root waits for them on navigation.
  */
-export function I18nProvider({
-  locale,
-  bundles,
-  translator = createT,
-  children,
-}: {
-  locale: Locale;
-  bundles: Partial<Record<Locale, Bundle>>;
-  /** How strings are looked up: the server passes its i18next instances, the browser uses `createT`. */
-  translator?: (locale: Locale, bundle: Bundle) => TFunction;
-  children: React.ReactNode;
-}) {
-  const [state, setState] = useState({ language: locale, bundles });
-  const changeLanguage = useCallback(
-    (next: Locale) => {
-      if (state.bundles[next]) setState((s) => ({ ...s, language: next }));
-      else loadCommon(next).then((bundle) => setState((s) => ({ language: next, bundles: { ...s.bundles, [next]: bundle as Bundle } })));
-    },
-    [state.bundles],
-  );
-  const value = useMemo(() => {
-    const bundle = state.bundles[state.language] ?? {};
-    return { language: state.language, bundle, t: translator(state.language, bundle), changeLanguage };
-  }, [state, changeLanguage, translator]);
-  return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
-}
-
-export function useI18n(): I18nValue {
-  const value = useContext(I18nContext);
-  if (!value) throw new Error("useI18n outside I18nProvider");
-  return value;
-}
-
-/** `t` and the current language, shaped like react-i18next's hook so components read the same either way. */
 export function useTranslation(): { t: TFunction; i18n: { language: Locale } } {
-  const { t, language } = useI18n();
-  return useMemo(() => ({ t, i18n: { language } }), [t, language]);
+  const { i18n } = useI18next("common", { useSuspense: false });
+  const language: Locale = isLocale(i18n.language) ? i18n.language : "en";
+  return useMemo(() => ({ t: makeT(i18n, language, (i18n as PageI18n).pageNamespaces), i18n: { language } }), [i18n, language]);
 }
 
 export const I18N_SCRIPT_ID = "i18n-strings";
 
-/**
- * Each bundle's JSON, written once per bundle object rather than once per render: the server renders every page
- * with the same two bundles (some 40 KB of JSON each).
- */
-const jsonOfBundle = new WeakMap<Bundle, string>();
-function bundleJson(bundle: Bundle): string {
-  let json = jsonOfBundle.get(bundle);
-  if (json === undefined) {
-    json = JSON.stringify(bundle).replace(/</g, "\\u003c");
-    jsonOfBundle.set(bundle, json);
-  }
-  return json;
-}
+/** The strings sent with the document: its language, the version of that language's files, and its namespaces. */
+export type PageStrings = { lng: Locale; v: string; ns: Record<string, unknown> };
+
+/** The script's text as the document carried it, for hydration and every later render of the root. */
+let documentStrings: string | null = null;
+/** The server's JSON for each language, version and set of namespaces (a few dozen sets, each made once). */
+const scripts = new Map<string, string>();
 
 /**
- * The current language's strings as JSON inside the document, read by the browser entry before hydration: the
- * visitor downloads one language, as data, instead of both languages as JavaScript.
+ * The namespaces of this page as JSON inside the document, read by the browser entry before hydration: those the
+ * page's routes declare and those its render used (it renders last in <body>, after everything that translates).
+ * The browser loads any other namespace from /locales when a navigation needs it.
  */
-export function I18nScript() {
-  const { bundle } = useI18n();
-  const json = bundleJson(bundle);
+export function I18nScript({ version }: { version: string }) {
+  const { i18n } = useI18next("common", { useSuspense: false });
+  let json: string;
+  if (typeof document !== "undefined") {
+    documentStrings ??= document.getElementById(I18N_SCRIPT_ID)?.textContent ?? "{}";
+    json = documentStrings;
+  } else {
+    const lng = isLocale(i18n.language) ? i18n.language : "en";
+    const names = [...((i18n as PageI18n).pageNamespaces ?? [])].sort();
+    const key = `${lng} ${version} ${names.join(" ")}`;
+    let made = scripts.get(key);
+    if (made === undefined) {
+      const ns = Object.fromEntries(names.map((n) => [n, i18n.getResourceBundle(lng, n)]).filter(([, data]) => data !== undefined));
+      made = JSON.stringify({ lng, v: version, ns } satisfies PageStrings).replace(/</g, "\\u003c");
+      scripts.set(key, made);
+    }
+    json = made;
+  }
   // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON of our own locale files, '<' escaped, never executed
   return <script id={I18N_SCRIPT_ID} type="application/json" suppressHydrationWarning dangerouslySetInnerHTML={{ __html: json }} />;
 }

@@ -1,48 +1,51 @@
+import type { i18n } from "i18next";
 import type { Locale } from "./config";
+import { splitKey } from "./namespaces";
 
 /** One language's strings: nested objects of strings, keys joined by '.'. */
 export type Bundle = { readonly [key: string]: string | Bundle };
 export type TranslateValues = { count?: number } & Record<string, unknown>;
 export type TFunction = (key: string, values?: TranslateValues) => string;
 
-const pluralRules: Record<Locale, Intl.PluralRules> = { en: new Intl.PluralRules("en"), ko: new Intl.PluralRules("ko") };
-const pluralOf = (locale: Locale, count: number) => pluralRules[locale].select(count);
-
 const numberFormats: Record<Locale, Intl.NumberFormat> = { en: new Intl.NumberFormat("en"), ko: new Intl.NumberFormat("ko") };
 
 /** A count as people read it: 31,072 (the same in both languages and on server and browser). */
 export const formatCount = (locale: Locale, count: number) => numberFormats[locale].format(count);
 
-function lookup(bundle: Bundle, key: string): string | undefined {
-  let node: string | Bundle | undefined = bundle;
-  for (const part of key.split(".")) {
-    if (node === undefined || typeof node === "string") return undefined;
-    node = node[part];
-  }
-  return typeof node === "string" ? node : undefined;
-}
+/**
+ * A text without values is the same every time (strings never change once loaded): each language keeps the answers
+ * for its keys, found ones only, so the memo is bounded by the strings' keys. Texts with values go to i18next.
+ */
+const plainTexts: Record<Locale, Map<string, string>> = { en: new Map(), ko: new Map() };
 
 /**
- * The translation function over one language's bundle, with the subset of i18next's format the locale files use:
- * '.'-separated keys, `{{name}}` placeholders (not escaped: React escapes), and plurals chosen by `count` through
- * `Intl.PluralRules` from `key_one` / `key_other` / ... falling back to `key`; `{{count}}` shows the count with
- * digit grouping (formatCount). A missing key answers the key itself.
+ * The store's `t` over an i18next instance: the whole key (`"cart.title"`, app/i18n/namespaces.ts says which
+ * namespace holds it), i18next's `{{name}}` placeholders and `_one`/`_other` plurals. A key it cannot find answers
+ * itself; in the browser that also says so on the console (a namespace the page did not declare in `handle.i18n`).
+ * `used` collects the namespaces asked for (the server sends those with the document).
  */
-export function createT(locale: Locale, bundle: Bundle): TFunction {
+export function makeT(instance: i18n, lng: Locale, used?: Set<string>): TFunction {
+  const memo = plainTexts[lng];
   return (key, values) => {
-    let text: string | undefined;
-    if (typeof values?.count === "number")
-      text = lookup(bundle, `${key}_${pluralOf(locale, values.count)}`) ?? lookup(bundle, `${key}_other`);
-    text ??= lookup(bundle, key);
-    if (text === undefined) return key;
-    if (!values || !text.includes("{{")) return text;
-    return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => {
-      const value = values[name];
-      if (name === "count" && typeof value === "number") return formatCount(locale, value);
-      return value === undefined || value === null ? whole : String(value);
-    });
+    const [ns, inner] = splitKey(key);
+    used?.add(ns);
+    if (!values) {
+      const known = memo.get(key);
+      if (known !== undefined) return known;
+    }
+    const text = instance.t(inner, { ...values, ns, lng }) as unknown;
+    if (typeof text !== "string" || text === inner) {
+      if (typeof window !== "undefined")
+        console.error(`i18n: no text for "${key}" in ${lng} (namespace ${ns} loaded: ${instance.hasLoadedNamespace(ns)})`);
+      return key;
+    }
+    if (!values) memo.set(key, text);
+    return text;
   };
 }
 
-/** How a pass is named everywhere (cart, checkout, payments): "<group> pass, <count> items". */
-export const passTitle = (t: TFunction, group: string, count: number) => t("pay.passTitle", { group: t(`price.group.${group}`), count });
+/** Whether a key has a text in the instance's current namespaces. */
+export function hasText(instance: i18n, lng: Locale, key: string): boolean {
+  const [ns, inner] = splitKey(key);
+  return instance.exists(inner, { ns, lng });
+}

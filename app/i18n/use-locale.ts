@@ -1,17 +1,16 @@
-import { useEffect } from "react";
-import { useLocale } from "remix-i18next/react";
+import { useTranslation as useI18next } from "react-i18next";
+import { useChangeLanguage, useLocale } from "remix-i18next/react";
 import { isLocale } from "./config";
-import { useI18n } from "./react";
+import { useRouteNamespaces } from "./react";
 
 /**
- * Keeps the browser's strings on the language the root loader answered (remix-i18next's `useLocale`). The
- * language switch is a full page load, so this is a safety net for client-side navigations that change the
- * language (the other language's strings load first).
+ * Keeps the browser's strings on the language the root loader answered (remix-i18next's `useLocale` and
+ * `useChangeLanguage`), and on the namespaces the matched routes declare: a client-side navigation to a page with
+ * namespaces not loaded yet suspends here until /locales answers, inside the router's transition, so the old page
+ * stays until the new one can show its words.
  */
 export function useSyncLanguage() {
   const locale = useLocale();
-  const { language, changeLanguage } = useI18n();
-  useEffect(() => {
-    if (isLocale(locale) && language !== locale) changeLanguage(locale);
-  }, [language, locale, changeLanguage]);
+  useChangeLanguage(isLocale(locale) ? locale : "en");
+  useI18next(useRouteNamespaces());
 }

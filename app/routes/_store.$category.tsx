@@ -8,6 +8,9 @@ import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["category", "home", "item"] };
+
 /** Category landings: /video, /icon, /audio, /package, /benefit, /font. Any other single segment is a 404. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const space = params.category;

@@ -11,6 +11,9 @@ import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["home", "item", "orders", "promo"] };
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { home: mode, stopNotice } = await serviceModes(context.db, context.env.HOME_MODE);
   const [home, seo, promotion] = await Promise.all([

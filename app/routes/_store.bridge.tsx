@@ -7,6 +7,9 @@ import { handOffCookies, handOffDestination, linkLicencePath } from "../utils/ha
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["bridge"] };
+
 /**
  * The hand-off page from the editor (docs/editor-sign-in.md): the editor opens `/bridge?encrypt=<token>` with a
  * token from `POST /api/v1/auth/request_blowfish`. A genuine, unexpired, unused token opens what its kind says: an

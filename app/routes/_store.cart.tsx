@@ -3,8 +3,8 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useEffect, useRef, useState } from "react";
 import { detailHref, PriceTag } from "../components/content-card";
 import { OverlapNotice } from "../components/overlap-notice";
+import { passTitle } from "../i18n/pass-title";
 import { useTranslation } from "../i18n/react";
-import { passTitle } from "../i18n/translate";
 import {
   addPassToCart,
   addToCart,
@@ -30,6 +30,9 @@ import { pageSeo } from "../utils/page.server";
 import { startPay } from "../utils/pay-session.server";
 import { safePath } from "../utils/redirect";
 import { seoMeta } from "../utils/seo";
+
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["cart", "cartCare", "cartResult", "item", "price", "search"] };
 
 function formObject(form: FormData) {
   const out: Record<string, unknown> = {};

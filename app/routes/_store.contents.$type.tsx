@@ -17,6 +17,9 @@ import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 import { readShopper } from "../utils/shopper.server";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["cartResult", "favorites", "item"] };
+
 /** Detail pages /contents/{video,icon,audio,font,package}?code=...: preview, price, kind, related items. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);

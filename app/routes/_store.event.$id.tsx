@@ -9,6 +9,9 @@ import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 import { isTestMode } from "../utils/test-mode.server";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["event"] };
+
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const found = await eventPage(context.db, context.locale, params.id, new URL(request.url).searchParams, isTestMode(context));
   if (!found) throw redirect("/404");

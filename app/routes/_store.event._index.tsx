@@ -8,6 +8,9 @@ import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 import { isTestMode } from "../utils/test-mode.server";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["event", "pagination"] };
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const result = await eventListPage(context.db, context.locale, new URL(request.url).searchParams, isTestMode(context));
   const testQuery = result.includeTest ? "testYn=Y" : "";

@@ -15,6 +15,9 @@ import { safePath } from "../utils/redirect";
 import { seoMeta } from "../utils/seo";
 import { readShopper } from "../utils/shopper.server";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["auth", "limits"] };
+
 export const joinSchema = z.object({
   email: z
     .string({ required_error: "auth.emailRequired" })

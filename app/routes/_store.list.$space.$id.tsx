@@ -11,6 +11,9 @@ import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["category", "item", "list", "pagination"] };
+
 export const LIST_PAGE_SIZE = 24;
 
 /** /list/{space}/{id}: a paged grid of one category, genre, mood or theme of a space ("all" for the whole space). */

@@ -13,6 +13,9 @@ import { safePath } from "../utils/redirect";
 import { seoMeta } from "../utils/seo";
 import { readShopper } from "../utils/shopper.server";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["auth", "limits"] };
+
 /** One schema for the browser (conform) and the action; messages are translation keys. */
 export const signInSchema = z.object({
   email: z.string({ required_error: "auth.emailRequired" }).trim().min(1, "auth.emailRequired").email("auth.emailInvalid"),

@@ -7,6 +7,9 @@ import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["modules"] };
+
 /** /modules: the editor's market modules (one per content type) with what the catalog holds for each. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const [result, seo] = await Promise.all([marketModules(context.db), pageSeo(request, context, { titleKey: "modules.title" })]);

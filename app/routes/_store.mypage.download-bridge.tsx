@@ -6,6 +6,9 @@ import { editorDownloadLink, isBridgeToken } from "../market/downloads/editor-li
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["download"] };
+
 /**
  * /mypage/download-bridge: hands a download to the editor (a deep link carrying a one-time token) while a
  * 'preparing' dialog shows; the dialog closes itself after 60 s. Without the editor the page says what to do.

@@ -14,6 +14,9 @@ import { chosenIds, positiveId } from "../utils/input.server";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["download", "item", "licenses", "mypage", "orders", "passes", "pay", "price", "purchase", "request"] };
+
 /** The member's licences that can receive downloads, in their order. */
 async function memberLicences(context: LoaderFunctionArgs["context"], userId: number) {
   return context.db

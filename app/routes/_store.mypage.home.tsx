@@ -7,6 +7,9 @@ import { requireViewer } from "../utils/auth.server";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["embedded", "mypage", "qna"] };
+
 /** /mypage/home (and /mypage): passes, payments, downloads, favorites and licences at a glance. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);

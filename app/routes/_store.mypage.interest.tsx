@@ -11,6 +11,9 @@ import { pageSeo } from "../utils/page.server";
 import { safePath } from "../utils/redirect";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["cart", "cartResult", "favorites", "item", "orders", "pay", "purchase", "request", "search"] };
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const type = contentTypeParam.parse(new URL(request.url).searchParams.get("type") ?? undefined);

@@ -20,6 +20,9 @@ import { pageSeo } from "../utils/page.server";
 import { retryAfterHeaders, tooManyText, withRetryAfter } from "../utils/rate-limit.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["cart", "embedded", "licenses", "limits", "mypage", "pay"] };
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const url = new URL(request.url);

@@ -12,6 +12,9 @@ import { pageSeo } from "../utils/page.server";
 import { retryAfterHeaders, tooManyText, withRetryAfter } from "../utils/rate-limit.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["auth", "limits", "member"] };
+
 const profileSchema = z.object({
   nickname: z.string().trim().min(1, "auth.nicknameRequired").max(30, "auth.nicknameTooLong"),
   newsletter: z.literal("on").optional(),

@@ -9,6 +9,11 @@ import { cancelKeyOrder, keyOrderView, requireOrderAccess } from "../utils/key-o
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = {
+  i18n: ["cart", "certificate", "embedded", "item", "keyOrder", "licenses", "orders", "passes", "pay", "price", "purchase", "request"],
+};
+
 /** Personal and carrying a token in its address: never stored, never sent on as a referrer. */
 const PRIVATE = { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
 

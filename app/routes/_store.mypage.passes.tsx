@@ -9,6 +9,9 @@ import { seoulText } from "../utils/dates";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["licenses", "passes", "price"] };
+
 /**
  * Status filter and sort, with the spec's defaults (section 9: pass status default 2, sort default 1): status
  * codes 1 all, 2 available, 3 expired, 4 unavailable, and 5 used up (0 left while still valid, issue 26.5); the

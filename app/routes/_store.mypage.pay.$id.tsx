@@ -3,8 +3,8 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useId } from "react";
 import { CancelFieldset } from "../components/cancel-fieldset";
 import { PopupLink } from "../components/popup-link";
+import { passTitle } from "../i18n/pass-title";
 import { useTranslation } from "../i18n/react";
-import { passTitle } from "../i18n/translate";
 import { MarketError } from "../market/errors";
 import { formatMoney } from "../market/money";
 import { cancelOrder } from "../market/orders/cancel.server";
@@ -14,6 +14,9 @@ import { seoulText } from "../utils/dates";
 import { cancelOrderSchema, positiveId } from "../utils/input.server";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
+
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["cart", "certificate", "item", "licenses", "orders", "passes", "pay", "price", "purchase", "request"] };
 
 /** /mypage/pay/{id}: one payment in full, and cancelling it or some of its items. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {

@@ -11,6 +11,9 @@ import { pageSeo } from "../utils/page.server";
 import { isRepresentative, payRequests } from "../utils/representative.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["item", "licenses", "orders", "pay", "purchase", "request"] };
+
 /**
  * /mypage/purchase/{id}: one purchase request in full (items at the quoted and the payable price, discontinued and
  * repriced items flagged, the amount paying now charges), with Pay, Delete and the printable quote. Another

@@ -14,6 +14,9 @@ import { pageSeo } from "../utils/page.server";
 import { isRepresentative, payRequests } from "../utils/representative.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["licenses", "orders", "pagination", "pay", "purchase", "request"] };
+
 /**
  * /mypage/purchase: the business representative's purchase requests (spec: my page > purchase request management),
  * filtered by state and request date, 20 to a page; pay or delete the chosen ones. Other accounts are told the page

@@ -14,6 +14,9 @@ import { readBoundedForm } from "../utils/multipart.server";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["auth", "orders", "pay", "purchase", "qna", "request", "support"] };
+
 /**
  * /mypage/qna/{id}: one of the member's 1:1 inquiries: the question, its attachment (served to its owner by
  * /mypage/qna/{id}/attachment), and the answer once it is completed. Until then the member can edit it with the

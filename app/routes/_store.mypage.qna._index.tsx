@@ -9,6 +9,9 @@ import { pageNumber } from "../utils/input.server";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["mypage", "orders", "pagination", "pay", "purchase", "qna", "request", "support"] };
+
 /** /mypage/qna: the member's 1:1 inquiries, newest first, 10 a page, with their status (accepted or answered). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);

@@ -4,6 +4,9 @@ import { useTranslation } from "../i18n/react";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["withdraw"] };
+
 /** After cancelling a membership (no login needed: the member is signed out by then). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return { seo: await pageSeo(request, context, { titleKey: "withdraw.completeTitle" }) };

@@ -9,6 +9,9 @@ import { requireViewer, signedOutCookies } from "../utils/auth.server";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["member", "withdraw"] };
+
 /** Both confirmations are required (spec section 5); the reason is optional. */
 export const withdrawSchema = z.object({
   confirmDelete: z.literal("on", { errorMap: () => ({ message: "withdraw.required" }) }),

@@ -6,6 +6,9 @@ import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["notice"] };
+
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const id = Number(params.id);
   const notice = Number.isInteger(id) && id > 0 ? await getNotice(context.db, id, context.locale) : null;

@@ -8,6 +8,9 @@ import { pageNumber } from "../utils/input.server";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["notice", "orders", "pagination", "pay", "purchase", "request"] };
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const page = pageNumber(new URL(request.url).searchParams.get("page"));
   const result = await listNotices(context.db, context.locale, page);

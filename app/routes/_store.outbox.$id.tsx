@@ -8,6 +8,9 @@ import { outboxReader } from "../utils/operator-session.server";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["orders", "outbox", "pay", "purchase", "request"] };
+
 /** Test mode, for a signed-in operator: one queued mail, its headers and text, and the .eml the outbox transport wrote. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const id = positiveId.safeParse(params.id);

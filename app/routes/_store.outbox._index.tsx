@@ -6,6 +6,9 @@ import { outboxReader } from "../utils/operator-session.server";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["outbox"] };
+
 /** Test mode: the mail the store queued, newest first (the outbox transport only, for a signed-in operator). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!(await outboxReader(request, context))) throw data(null, { status: 404 });

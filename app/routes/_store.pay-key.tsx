@@ -13,6 +13,9 @@ import { requirePay, savePay } from "../utils/pay-session.server";
 import { refusalText, retryAfterHeaders, withRetryAfter } from "../utils/rate-limit.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["licenses", "limits", "orders", "pay", "purchase", "request"] };
+
 export const headers = withRetryAfter;
 
 /**

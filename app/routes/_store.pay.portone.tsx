@@ -10,6 +10,9 @@ import { pageSeo } from "../utils/page.server";
 import { requirePay } from "../utils/pay-session.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["pay"] };
+
 /** PortOne's browser SDK (https://developers.portone.io, V2), loaded only on this page. */
 const PORTONE_SDK = "https://cdn.portone.io/v2/browser-sdk.js";
 

@@ -18,6 +18,9 @@ import { pageSeo } from "../utils/page.server";
 import { clearPay, requirePay, savePay, savePayItems, startPay } from "../utils/pay-session.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["cart", "cartCare", "item", "orders", "pay", "price", "purchase", "request"] };
+
 /**
  * Step 1: the items, amount, VAT 10% and total (a member's items, the purchase requests a representative pays, or
  * the items a key-only user buys directly). A pass from /price/{type} starts its own checkout here.

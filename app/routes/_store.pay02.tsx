@@ -19,6 +19,9 @@ import { pageSeo } from "../utils/page.server";
 import { clearPay, requirePay, savePay, savePayItems } from "../utils/pay-session.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["cartCare", "mypage", "orders", "pay", "purchase", "request"] };
+
 const licenseSchema = z.union([
   z.object({ choice: z.literal("key"), serial: z.string().trim().min(1, "pay.licenseKeyRequired").max(64) }),
   z.object({ choice: z.coerce.number().int().positive() }),

@@ -20,6 +20,9 @@ import { pageSeo } from "../utils/page.server";
 import { clearPay, savePay, savePayItems } from "../utils/pay-session.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["cart", "cartCare", "item", "orders", "pay", "policy", "price", "purchase", "request"] };
+
 /** Both agreements are required (spec section 5). */
 export const payMethodSchema = z.object({
   method: z.enum(PAY_METHODS, { errorMap: () => ({ message: "pay.chooseMethod" }) }),

@@ -13,6 +13,9 @@ import { orderAccessToken } from "../utils/key-order.server";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["cart", "orders", "pay", "payOutcome"] };
+
 /**
  * Step 4: what became of the payment, truthfully per method and state — paid (items ready: download now or later),
  * waiting for the virtual-account deposit (the account, the deadline; the items come after the deposit), an eCheck

@@ -8,6 +8,9 @@ import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["policy"] };
+
 /** /policy?type=terms|privacy|paid. A missing type shows the terms; an unknown type is a 404. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const type = new URL(request.url).searchParams.get("type") ?? "terms";

@@ -12,6 +12,9 @@ import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 import { readShopper } from "../utils/shopper.server";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["cartResult", "item", "price"] };
+
 /** /price/{type}: the pass options of one group and the buy button. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const group = groupOfSlug(params.type ?? "");

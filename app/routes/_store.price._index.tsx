@@ -10,6 +10,9 @@ import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["item", "price"] };
+
 /** /price: passes per group, single-use price ranges, packages, notes and the FAQ link. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const [groups, singles, packages, seo] = await Promise.all([

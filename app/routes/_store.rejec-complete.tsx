@@ -4,6 +4,9 @@ import { useTranslation } from "../i18n/react";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["rejection", "withdraw"] };
+
 /** After a mail opt-out: marketing mail has stopped; it can be turned back on in the account page. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return { seo: await pageSeo(request, context, { titleKey: "rejection.doneTitle" }) };

@@ -6,6 +6,9 @@ import { sessionSecret } from "../utils/cookies.server";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["rejection"] };
+
 /**
  * Mail opt-out (no login): the link in a marketing mail shows whose mail stops and asks to confirm; confirming turns
  * market_email_agree off and goes to /rejec-complete. A mail client's one-click POST (RFC 8058,

@@ -22,6 +22,9 @@ import { clearPay, requirePay, savePay, savePayItems } from "../utils/pay-sessio
 import { refusalText, retryAfterHeaders, withRetryAfter } from "../utils/rate-limit.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["cart", "cartCare", "item", "licenses", "limits", "orders", "pay", "price", "purchase", "request"] };
+
 export const headers = withRetryAfter;
 
 /** The request being written: items chosen in the cart and a business key found on /pay-key. */

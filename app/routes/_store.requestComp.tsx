@@ -10,6 +10,9 @@ import { pageSeo } from "../utils/page.server";
 import { requirePay } from "../utils/pay-session.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["cart", "cartCare", "pay", "purchase", "request"] };
+
 /** Step 3 of the purchase request: sent; the printable quote (valid 30 days) is one click away. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const pay = await requirePay(request, context);

@@ -12,6 +12,9 @@ import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["item", "pagination", "search"] };
+
 const FILTER_KEYS = ["sort", "price", "categorys", "duration_start", "duration_end", "audioType", "bpm_start", "bpm_end", "ai"] as const;
 
 /** /search/{type}?keywords=...: results with per-type counts, filters kept in the address. */

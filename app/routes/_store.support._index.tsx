@@ -10,6 +10,9 @@ import { pageNumber } from "../utils/input.server";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["orders", "pagination", "pay", "purchase", "request", "support"] };
+
 /** /support: FAQ search, the six-step user guide (from the database, edited in the console) and the way to the 1:1 inquiry. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);

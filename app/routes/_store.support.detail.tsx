@@ -6,6 +6,9 @@ import { cacheHeaders } from "../utils/cache";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["support"] };
+
 /** /support/detail?id=: one FAQ entry. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const id = Number(new URL(request.url).searchParams.get("id"));

@@ -13,6 +13,9 @@ import { retryAfterHeaders, tooManyText, withRetryAfter } from "../utils/rate-li
 import { seoMeta } from "../utils/seo";
 import { readShopper } from "../utils/shopper.server";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["auth", "limits", "qna", "support"] };
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { viewer } = await readShopper(request, context);
   const sent = new URL(request.url).searchParams.get("sent") === "1";

@@ -6,6 +6,9 @@ import { safePath } from "../utils/redirect";
 import { seoMeta } from "../utils/seo";
 import { readShopper } from "../utils/shopper.server";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["auth"] };
+
 /**
  * /welcome greets a new market member (also reached with join_market=1 on any page, see the store layout). A new
  * account made on the company's sign-up is not signed in to the market yet: it is welcomed and asked to sign in,

@@ -6,6 +6,9 @@ import { pageSeo } from "../utils/page.server";
 import { safePath } from "../utils/redirect";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["loadingPage"] };
+
 /**
  * An interstitial shown while a pop-up or the editor hands over to the store (payment windows, the
  * download bridge): it forwards to a same-site `to` address, with a link for when scripts are off.

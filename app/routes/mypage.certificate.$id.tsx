@@ -8,6 +8,9 @@ import { seoulText } from "../utils/dates";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["certificate", "item", "licenses", "orders"] };
+
 /** /mypage/certificate/{line}: a printable licence certificate for one purchased item (plain layout). */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);

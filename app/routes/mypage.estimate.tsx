@@ -8,6 +8,9 @@ import { pageSeo } from "../utils/page.server";
 import { readQuote } from "../utils/quote-access.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["estimate", "purchase"] };
+
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: estimateStyles }];
 
 /**

@@ -9,6 +9,9 @@ import { requireOrderAccess } from "../utils/key-order.server";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["certificate", "item", "keyOrder", "licenses", "orders", "pay", "purchase", "request"] };
+
 const PRIVATE = { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
 
 /**

@@ -11,6 +11,9 @@ import { readPay } from "../utils/pay-session.server";
 import { seoMeta } from "../utils/seo";
 import { readShopper } from "../utils/shopper.server";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["cart", "licenses", "pay", "sandbox"] };
+
 /**
  * The sandbox and the payment, for the order's own buyer only: the signed-in member who placed it, or for an order
  * placed with a licence key the licence named by the `license_id` and `hw_info` headers or found by the checkout. Anyone else, an unknown

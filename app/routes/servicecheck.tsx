@@ -7,6 +7,9 @@ import { seoulText } from "../utils/dates";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["serviceCheck"] };
+
 /** The service-inspection page, without site chrome: the store is closed while it shows. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const [{ window, text }, seo] = await Promise.all([

@@ -6,6 +6,9 @@ import { currentPromotion } from "../market/orders/coupons.server";
 import { pageSeo } from "../utils/page.server";
 import { seoMeta } from "../utils/seo";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["orders", "price", "promo"] };
+
 /** The promo pop-up: the running promotion's coupon, its percentage and sale prices, and copying the code. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const [promotion, seo] = await Promise.all([

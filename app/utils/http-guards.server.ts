@@ -5,9 +5,8 @@
  */
 import { isIPv6 } from "node:net";
 import { fallbackLanguage, isLocale, type Locale } from "../i18n/config";
+import { fixedT } from "../i18n/i18n.server";
 import { languageFromAcceptLanguage } from "../i18n/language.server";
-import { resources } from "../i18n/resources";
-import { createT } from "../i18n/translate";
 
 /** The methods the store serves; anything else (TRACE, CONNECT, PROPFIND...) answers 405. */
 export const ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"] as const;
@@ -151,7 +150,7 @@ export function credentialRefusalMessage(refusal: { name: string }, header: Head
     : isLocale(cookie)
       ? cookie
       : (languageFromAcceptLanguage(header("accept-language") ?? null) ?? fallbackLanguage);
-  return createT(locale, resources[locale].common)("refusals.credentialTooLong", { name: refusal.name, max: MAX_CREDENTIAL_CHARS });
+  return fixedT(locale)("refusals.credentialTooLong", { name: refusal.name, max: MAX_CREDENTIAL_CHARS });
 }
 
 /** The `lng` cookie's language (app/i18n/language.server.ts: Remix's unsigned cookie, base64 of the JSON string). */

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { apiMessage } from "~/api/messages.server";
-import { resources } from "~/i18n/resources";
+import { storeStrings } from "~/i18n/resources";
 import { CART_OUTCOMES } from "~/market/cart-outcomes";
 
 /**
@@ -83,8 +83,8 @@ describe("API messages", () => {
   });
 
   it("has a Korean and an English message for every code, and they differ", () => {
-    const en = resources.en.common.apiError as Record<string, string>;
-    const ko = resources.ko.common.apiError as Record<string, string>;
+    const en = storeStrings.en.apiError as Record<string, string>;
+    const ko = storeStrings.ko.apiError as Record<string, string>;
     const missing = [...codes].filter((code) => !en[code]?.trim() || !ko[code]?.trim());
     expect(missing).toEqual([]);
     const same = [...codes].filter(

@@ -13,6 +13,9 @@ import { badInput, formRefusal } from "../publishing/common.server";
 import { idParam, intentSchema, isoToSeoulLocal, parseCoupon } from "../publishing/forms.server";
 import { CouponInputs, PreviewOrSave, PreviewPane, PublishingHead } from "../publishing/parts";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["orders", "price", "promo"] };
+
 export { AdminError as ErrorBoundary } from "../parts";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 

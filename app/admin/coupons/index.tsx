@@ -8,6 +8,9 @@ import { requireOperator } from "../guard.server";
 import { AdminPagination, TableScroll } from "../parts";
 import { pageNumberSchema } from "../publishing/forms.server";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["orders"] };
+
 export { AdminError as ErrorBoundary } from "../parts";
 
 /**

@@ -16,6 +16,9 @@ import { actorOf, domainCall, requireOperator } from "../guard.server";
 import { TableScroll } from "../parts";
 import { memberIdSchema, memberWithdrawSchema, withdrawProblem } from "./members.server";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["licenses", "member", "passes"] };
+
 export { AdminError as ErrorBoundary } from "../parts";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: membersStyles }];

@@ -9,6 +9,9 @@ import { requireOperator } from "../guard.server";
 import { AdminPagination, TableScroll } from "../parts";
 import { memberSearchSchema } from "./members.server";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["licenses"] };
+
 export { AdminError as ErrorBoundary } from "../parts";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: membersStyles }];

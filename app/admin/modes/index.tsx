@@ -13,6 +13,9 @@ import { formRefusal } from "../publishing/common.server";
 import { EVENT_FORM_LIMITS } from "../publishing/forms.server";
 import { isoToSeoulLocal, modesFormSchema, modesProblem, seoulLocalToIso } from "./modes.server";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["home"] };
+
 export { AdminError as ErrorBoundary } from "../parts";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: modesStyles }];

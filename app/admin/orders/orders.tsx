@@ -12,6 +12,9 @@ import { AdminPagination, FilterForm, InputField, optionsOf, Problem, SelectFiel
 import { orderSearchSchema } from "./forms.server";
 import { ORDER_STATUSES, OrdersNav } from "./parts";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["licenses", "orders"] };
+
 export { AdminError as ErrorBoundary } from "../parts";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];

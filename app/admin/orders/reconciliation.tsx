@@ -12,6 +12,9 @@ import { orderActionSchema } from "./forms.server";
 import { OrdersNav } from "./parts";
 import { attempt, refusalKey } from "./refusal.server";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["licenses", "orders"] };
+
 export { AdminError as ErrorBoundary } from "../parts";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];

@@ -10,6 +10,9 @@ import { badInput, editTarget, formRefusal, readPictureForm } from "./common.ser
 import { intentSchema, isoToSeoulLocal, parseEvent } from "./forms.server";
 import { BodyFields, CouponInputs, ImageField, PreviewOrSave, PreviewPane, PublishingHead, TitleFields } from "./parts";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["event"] };
+
 export { AdminError as ErrorBoundary } from "../parts";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 

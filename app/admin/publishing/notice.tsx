@@ -12,6 +12,9 @@ import { badInput, editTarget, formRefusal } from "./common.server";
 import { intentSchema, isoToSeoulLocal, parseNotice } from "./forms.server";
 import { BodyFields, PreviewOrSave, PreviewPane, PublishingHead, TitleFields } from "./parts";
 
+/** The namespaces of strings this page shows, beside its parents' (app/i18n/namespaces.ts). */
+export const handle = { i18n: ["notice"] };
+
 export { AdminError as ErrorBoundary } from "../parts";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 

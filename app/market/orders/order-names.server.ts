@@ -7,7 +7,7 @@ import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../../db/schema";
 import type { Locale } from "../../i18n/config";
 import { fixedT } from "../../i18n/i18n.server";
-import { passTitle } from "../../i18n/translate";
+import { passTitle } from "../../i18n/pass-title";
 import { passGroupOf } from "../pass-groups";
 
 type Executor = Kysely<Database> | Transaction<Database>;
