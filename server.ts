@@ -2,6 +2,7 @@
 // files, the media folder, a health check, one log line per request, and the Remix handler.
 import cluster from "node:cluster";
 import { randomBytes, randomUUID } from "node:crypto";
+import fs from "node:fs";
 import { register } from "node:module";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -252,7 +253,11 @@ app.use("/media", (req, res, next) => {
     })
     .catch(next);
 });
-app.use(express.static("public", { maxAge: "1h" }));
+// The rest of public/ (favicons, robots.txt, the notice pictures): only paths under its top-level entries look at the
+// disk, so a page's request is not first a failed stat of public/<its path> (3.5% of a fresh page's CPU).
+const publicStatic = express.static("public", { maxAge: "1h" });
+const publicEntries = new Set(fs.readdirSync("public").filter((name) => name !== "build"));
+app.use((req, res, next) => (publicEntries.has(req.path.split("/")[1] ?? "") ? publicStatic(req, res, next) : next()));
 
 /**
  * The request Remix sees: addressed to PUBLIC_URL (never to the client's Host header, so no page, cached copy,

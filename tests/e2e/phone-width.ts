@@ -25,6 +25,7 @@ const SHOTS = process.env.PHONE_SHOTS;
 const NOT_WALKED: Record<string, string> = {
   "routes/api.v1.$": "the API",
   "routes/files.$token": "a file download",
+  "routes/locales.$lng.$ns": "JSON of strings for the browser",
   "routes/logout": "an action that redirects",
   "routes/mypage.certificate-pdf.$id": "a PDF",
   "routes/mypage.estimate-pdf": "a PDF",

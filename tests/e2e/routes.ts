@@ -211,6 +211,7 @@ export const PLAUSIBLE_PARAMS: Record<string, Record<string, string>> = {
   "routes/mypage.certificate-pdf.$id": { id: "1" },
   "routes/sandbox.pay.$id": { id: "MKT-20260101-0000ABCD" },
   "routes/files.$token": { token: "Zm9vYmFyYmF6cXV4cXV1eHF1dXhxdXV4cXV1eA" },
+  "routes/locales.$lng.$ns": { lng: "en", ns: "cart" },
   "routes/webhooks.payments.$gateway": { gateway: "sandbox" },
   "routes/api.v1.$": { "*": "health" },
   "routes/$": { "*": "no/such/page" },

@@ -236,6 +236,7 @@ const pagePathSpecs = (w: World): Record<string, Record<string, Spec>> => ({
   "routes/_store.mypage.order.$id": { id: { owned: "order", door: "link", deny: true } },
   "routes/mypage.order.$id.certificate.$line": { id: { value: "1" }, line: { owned: "line", door: "link", deny: true } },
   "routes/files.$token": { token: { value: "not-a-real-token-0000000000" } },
+  "routes/locales.$lng.$ns": { lng: { value: "en" }, ns: { value: "cart" } },
   // The test-mode outbox answers only an operator who may see members' data (none of these callers: 404).
   "routes/_store.outbox.$id": { id: { value: "1" } },
   "routes/outbox.$id.eml": { id: { value: "1" } },
@@ -277,6 +278,8 @@ const pagePublicQuery = (w: World): Record<string, string> => ({
 });
 /** Query names routes read that never name an owner's data (filters, paging, notices, return addresses). */
 const NO_ID_QUERY_NAMES = new Set([
+  // The version of the strings /locales serves.
+  "v",
   // The cart's unticked lines and tab (the shopper's own cart only).
   "off",
   "off_prev",

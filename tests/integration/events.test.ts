@@ -161,8 +161,8 @@ describe(`events and notices on ${ENGINE}`, () => {
         expect(html).toContain("<code>WELCOME20</code>");
         expect(html).toContain(lang === "en" ? "20% off" : "20% 할인");
         // The copy button appears once scripts run; its labels travel with the page's strings.
-        const table = (await res.stringTable()) as { event: Record<string, string> };
-        expect(table.event.copy).toBe(lang === "en" ? "Copy code" : "코드 복사");
+        const table = (await res.stringTable()) as { ns: { event: Record<string, string> } };
+        expect(table.ns.event.copy).toBe(lang === "en" ? "Copy code" : "코드 복사");
         expect(html).toContain(`<meta property="og:image" content="http://store.test${welcome.image_path}"/>`);
         expect(html).toContain(`<link rel="canonical" href="http://store.test/event/${welcome.id}"/>`);
         expect(html).not.toContain('name="robots"');

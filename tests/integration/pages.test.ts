@@ -47,11 +47,13 @@ describe(`storefront pages on ${ENGINE}`, () => {
   });
 
   it("carries the page language's strings, and only those, for the browser", async () => {
+    type Strings = { lng: string; ns: { common: { brand: string } } };
     const ko = await get("/audio", { headers: { "accept-language": "ko" } });
-    expect((await ko.stringTable())?.brand).toBe("비디오에셋 마켓");
+    expect(((await ko.stringTable()) as Strings | null)?.ns.common.brand).toBe("비디오에셋 마켓");
     const en = await get("/audio", { headers: { "accept-language": "en" } });
-    const table = await en.stringTable();
-    expect(table?.brand).toBe("VideoAsset Market");
+    const table = (await en.stringTable()) as Strings | null;
+    expect(table?.lng).toBe("en");
+    expect(table?.ns.common.brand).toBe("VideoAsset Market");
     expect(JSON.stringify(table)).not.toContain("비디오에셋 마켓");
   });
 

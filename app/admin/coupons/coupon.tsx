@@ -70,7 +70,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     });
     return { ok: true as const, values, problem: null, preview: { promotion } };
   }
-  const saved = await formRefusal(() => domainCall(() => saveCoupon(context.db, actorOf(op, context), row.id, draft)));
+  const saved = await domainCall(() => formRefusal(() => saveCoupon(context.db, actorOf(op, context), row.id, draft)));
   if (!saved.ok) return badInput(values, saved.code, saved.status);
   throw redirect("/admin/coupons?saved=1");
 }

@@ -75,7 +75,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     );
     return { ok: true as const, values, problem: null, preview: { banner } };
   }
-  const saved = await formRefusal(() => domainCall(() => saveBanner(context.db, actorOf(op, context), id, draft)));
+  const saved = await domainCall(() => formRefusal(() => saveBanner(context.db, actorOf(op, context), id, draft)));
   if (!saved.ok) return badInput(values, saved.code, saved.status);
   throw redirect(`/admin/publishing/banners?page=${draft.page}&saved=1`);
 }

@@ -81,7 +81,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (intentSchema.parse(form.intent) === "preview") {
     return { ok: true as const, values, problem: null, preview: { event: previewEvent(draft, context.locale) } };
   }
-  const saved = await formRefusal(() => domainCall(() => saveEvent(context.db, actorOf(op, context), id, draft)));
+  const saved = await domainCall(() => formRefusal(() => saveEvent(context.db, actorOf(op, context), id, draft)));
   if (!saved.ok) return badInput(values, saved.code, saved.status);
   throw redirect("/admin/publishing/events?saved=1");
 }

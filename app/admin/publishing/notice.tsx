@@ -65,7 +65,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (problem) return badInput(values, problem);
   if (intentSchema.parse(form.intent) === "preview")
     return { ok: true as const, values, problem: null, preview: previewOf(draft, context.locale) };
-  const saved = await formRefusal(() => domainCall(() => saveNotice(context.db, actorOf(op, context), id, draft)));
+  const saved = await domainCall(() => formRefusal(() => saveNotice(context.db, actorOf(op, context), id, draft)));
   if (!saved.ok) return badInput(values, saved.code, saved.status);
   throw redirect("/admin/publishing/notices?saved=1");
 }
