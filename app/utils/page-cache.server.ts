@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { ByteLru } from "./byte-lru";
+import { LRUCache } from "lru-cache";
 import { PAGE_CACHE_HEADER } from "./cache";
 import {
   gzipParts,
@@ -137,6 +137,27 @@ export function jsonScriptRegion(id: string): (body: Buffer) => Region[] {
 
 /** Shared text shorter than this is kept in each page. */
 const MIN_SHARED_BYTES = 1024;
+/** What the cache keeps its pages in: lru-cache's LRUCache, or nothing at all for a budget of 0. */
+interface PageStore {
+  get(key: string): StoredPage | undefined;
+  set(key: string, page: StoredPage): unknown;
+  delete(key: string): boolean;
+  clear(): void;
+  entries(): Iterable<[string, StoredPage]>;
+  readonly size: number;
+  readonly calculatedSize: number;
+}
+
+const NO_PAGES: PageStore = {
+  get: () => undefined,
+  set: () => undefined,
+  delete: () => false,
+  clear: () => {},
+  entries: () => [],
+  size: 0,
+  calculatedSize: 0,
+};
+
 /** How many shared pieces a cache keeps for the pages it stores next (pieces in use stay with their pages). */
 const SHARED_KEPT = 16;
 
@@ -149,11 +170,19 @@ export function createPageCache(
     sharedRegions?: (body: Buffer) => Region[];
   } = {},
 ) {
-  const lru = new ByteLru<string, StoredPage>({
-    maxBytes: options.maxBytes ?? PAGE_CACHE_DEFAULTS.maxBytes,
-    maxEntries: options.maxEntries ?? PAGE_CACHE_DEFAULTS.maxEntries,
-    sizeOf: pageBytes,
-  });
+  // lru-cache bounded by bytes (what pageBytes counts), with the entry count as a backstop; a page over an eighth of
+  // the budget is served but not kept, so one huge page cannot empty the cache. A budget of 0 keeps nothing.
+  const maxBytes = Math.max(0, options.maxBytes ?? PAGE_CACHE_DEFAULTS.maxBytes);
+  const maxEntries = options.maxEntries ?? PAGE_CACHE_DEFAULTS.maxEntries;
+  const lru: PageStore =
+    maxBytes > 0 && maxEntries > 0
+      ? new LRUCache<string, StoredPage>({
+          max: maxEntries,
+          maxSize: maxBytes,
+          maxEntrySize: Math.max(1, Math.floor(maxBytes / 8)),
+          sizeCalculation: (page, key) => pageBytes(page, key),
+        })
+      : NO_PAGES;
   const sweepMs = options.sweepMs ?? 5000;
   const inflight = new Map<string, Promise<RenderedPage>>();
   let swept = 0;
@@ -211,10 +240,10 @@ export function createPageCache(
     },
     /** Bytes held, as pageBytes counts them; never above the budget. */
     get bytes() {
-      return lru.bytes;
+      return lru.calculatedSize;
     },
     get maxBytes() {
-      return lru.maxBytes;
+      return maxBytes;
     },
     /**
      * A fresh page, or a render (shared with concurrent requests for the same key). `values` are the render's own
@@ -231,7 +260,9 @@ export function createPageCache(
     ): Promise<{ page: CachedPage; hit: boolean; stale?: boolean }> {
       if (now - swept >= sweepMs) {
         swept = now;
-        lru.prune((page) => page.staleUntil <= now);
+        const gone: string[] = [];
+        for (const [key, page] of lru.entries()) if (page.staleUntil <= now) gone.push(key);
+        for (const key of gone) lru.delete(key);
       }
       const stored = lru.get(key);
       if (stored && stored.expires > now) return { page: stored, hit: true };

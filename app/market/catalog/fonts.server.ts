@@ -1,6 +1,6 @@
+import { LRUCache } from "lru-cache";
 import type { DB } from "../../db/db.server";
 import { type Storage, storageKey } from "../../integrations/storage/storage";
-import { ByteLru } from "../../utils/byte-lru";
 import { contentVersion } from "../content-version.server";
 import { MarketError } from "../errors";
 import { FONT_PREVIEW_MAX } from "../rules";
@@ -12,9 +12,11 @@ export const FONT_SAMPLE = { ko: "다람쥐 헌 쳇바퀴에 타고파", en: "Th
 
 /** Subsets made, least recently used out first past 4 MiB (a subset of a sample line is 4 to 8 KB). */
 export const FONT_SUBSET_CACHE_BYTES = 4 * 1024 * 1024;
-const cache = new ByteLru<string, Buffer>({
-  maxBytes: FONT_SUBSET_CACHE_BYTES,
-  sizeOf: (subset, key) => subset.length + key.length * 2 + 128,
+const cache = new LRUCache<string, Buffer>({
+  maxSize: FONT_SUBSET_CACHE_BYTES,
+  // One subset at most an eighth of the room, so one huge font cannot empty the cache.
+  maxEntrySize: FONT_SUBSET_CACHE_BYTES / 8,
+  sizeCalculation: (subset, key) => subset.length + key.length * 2 + 128,
 });
 /** Subsets being made: concurrent requests for the same one wait for it. */
 const making = new Map<string, Promise<Buffer>>();
