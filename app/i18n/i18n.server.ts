@@ -3,6 +3,7 @@ import type { EntryContext } from "@remix-run/node";
 import { createInstance, type i18n } from "i18next";
 import { initReactI18next } from "react-i18next";
 import { i18nOptions, type Locale, supportedLanguages } from "./config";
+import { namespacesOfHandles } from "./namespaces";
 import { namespaceNames, resources } from "./resources";
 import { makeT, type TFunction } from "./translate";
 
@@ -29,12 +30,7 @@ export type RequestI18n = i18n & { pageNamespaces: Set<string> };
 
 /** The namespaces the matched routes declare in `handle.i18n` (remix-i18next's convention), root first. */
 export function routeNamespaces(context: EntryContext): string[] {
-  const out = new Set<string>(["common"]);
-  for (const match of context.staticHandlerContext.matches) {
-    const handle = context.routeModules[match.route.id]?.handle as { i18n?: string | string[] } | undefined;
-    for (const ns of [handle?.i18n ?? []].flat()) out.add(ns);
-  }
-  return [...out];
+  return namespacesOfHandles(context.staticHandlerContext.matches.map((m) => context.routeModules[m.route.id]?.handle));
 }
 
 /** An i18next instance for one document: the request's language, the page's namespaces. */

@@ -46,8 +46,12 @@ export function splitKey(key: string): [namespace: string, key: string] {
   return moved ? [moved, key] : [head, key.slice(dot + 1)];
 }
 
-/** The namespace an area of common.json is served in. */
-export const namespaceOfArea = (area: string): string => (common.has(area) ? "common" : area);
+/** The namespaces route handles declare (remix-i18next's `handle.i18n`: a name or a list), `common` first, each once. */
+export function namespacesOfHandles(handles: readonly unknown[]): string[] {
+  const out = new Set<string>(["common"]);
+  for (const handle of handles) for (const ns of [(handle as { i18n?: string | string[] } | undefined)?.i18n ?? []].flat()) out.add(ns);
+  return [...out];
+}
 
 type Tree = { readonly [key: string]: string | Tree };
 

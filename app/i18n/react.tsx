@@ -3,16 +3,13 @@ import type { i18n } from "i18next";
 import { useMemo } from "react";
 import { useTranslation as useI18next } from "react-i18next";
 import { isLocale, type Locale } from "./config";
+import { namespacesOfHandles } from "./namespaces";
 import { makeT, type TFunction } from "./translate";
 
 /** The page's namespaces as remix-i18next reads them: every matched route's `handle.i18n`. */
 export function useRouteNamespaces(): string[] {
   const matches = useMatches();
-  return useMemo(() => {
-    const out = new Set<string>(["common"]);
-    for (const m of matches) for (const ns of [(m.handle as { i18n?: string | string[] } | undefined)?.i18n ?? []].flat()) out.add(ns);
-    return [...out];
-  }, [matches]);
+  return useMemo(() => namespacesOfHandles(matches.map((m) => m.handle)), [matches]);
 }
 
 /** What a document render's instance carries (app/i18n/i18n.server.ts): the namespaces to send with the page. */

@@ -43,9 +43,3 @@ export function makeT(instance: i18n, lng: Locale, used?: Set<string>): TFunctio
     return text;
   };
 }
-
-/** Whether a key has a text in the instance's current namespaces. */
-export function hasText(instance: i18n, lng: Locale, key: string): boolean {
-  const [ns, inner] = splitKey(key);
-  return instance.exists(inner, { ns, lng });
-}

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "../../app/db/db.server";
+import type { PageStrings } from "../../app/i18n/react";
 import { resources } from "../../app/i18n/resources";
 import { createTestApp } from "../support/app";
 import { createTestDb } from "../support/db";
@@ -22,7 +23,6 @@ describe(`translations per page on ${ENGINE}`, () => {
   }, 60_000);
   afterAll(async () => drop());
 
-  type PageStrings = { lng: string; v: string; ns: Record<string, unknown> };
   /** The page's strings (the test app leaves them out of text(), tests/support/app.ts). */
   const stringsOf = async (res: Awaited<ReturnType<Call>>) => {
     const table = await res.stringTable();

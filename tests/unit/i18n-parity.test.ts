@@ -33,7 +33,7 @@ describe("ko and en locales stay in step", () => {
 
   it("every translation key used in app code exists", () => {
     const en = load("en", "common.json");
-    // The console's files are reached as admin.<file>.<key> (app/admin/strings.server.ts).
+    // The console's files are reached as admin.<file>.<key> (the `admin` namespace, app/i18n/resources.ts).
     for (const file of list("en").filter((f) => f.startsWith("admin-")))
       for (const [k, v] of Object.entries(load("en", file))) en[`admin.${file.slice(6, -5)}.${k}`] = v;
     const keys = new Set(Object.keys(en).map((k) => k.replace(/_(one|other)$/, "")));

@@ -1,12 +1,12 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { fixedT } from "../../i18n/i18n.server";
 import { useTranslation } from "../../i18n/react";
 import { DOWNLOAD_KINDS } from "../../market/report-rules";
 import { downloadsReport } from "../../market/reports.server";
 import reportStyles from "../../styles/admin-reports.css";
 import { requireOperator } from "../guard.server";
 import { DataTable } from "../parts";
-import { adminT } from "../strings.server";
 import { ReportChart } from "./chart";
 import { barChart, columnChart } from "./charts.server";
 import { CsvLink, ReportsHeader, useCount } from "./parts";
@@ -21,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const read = readReportQuery(request);
   if (!read.ok) return badRange(read);
   const report = await downloadsReport(context.db, read.range);
-  const t = adminT(context.locale);
+  const t = fixedT(context.locale);
   const typeName = (type: string) => t(`admin.reports.types.${type}`);
   const charts = {
     days: columnChart(

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { fixedT } from "../../i18n/i18n.server";
 import { REPORT_MAX_DAYS, reportRange } from "../../market/reports.server";
 import { formObject } from "../forms.server";
 import { actorOf, requireOperator } from "../guard.server";
-import { adminT } from "../strings.server";
 import { exportReportCsv, toCsv } from "./csv.server";
 import { exportQuerySchema } from "./query.server";
 
@@ -12,7 +12,7 @@ import { exportQuerySchema } from "./query.server";
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const op = await requireOperator(request, context, "reports");
-  const t = adminT(context.locale);
+  const t = fixedT(context.locale);
   const plain = (message: string) =>
     new Response(message, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "private, no-store" } });
   const parsed = exportQuerySchema.safeParse(formObject(new URL(request.url).searchParams));

@@ -1,5 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { fixedT } from "../../i18n/i18n.server";
 import { useTranslation } from "../../i18n/react";
 import { type Currency, formatMoney } from "../../market/money";
 import { REPORT_CURRENCIES } from "../../market/report-rules";
@@ -7,7 +8,6 @@ import { refundsReport } from "../../market/reports.server";
 import reportStyles from "../../styles/admin-reports.css";
 import { requireOperator } from "../guard.server";
 import { DataTable } from "../parts";
-import { adminT } from "../strings.server";
 import { ReportChart } from "./chart";
 import { columnChart } from "./charts.server";
 import { CsvLink, ReportsHeader, useCount, useMoney } from "./parts";
@@ -22,7 +22,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const read = readReportQuery(request);
   if (!read.ok) return badRange(read);
   const report = await refundsReport(context.db, read.range);
-  const t = adminT(context.locale);
+  const t = fixedT(context.locale);
   const charts = Object.fromEntries(
     REPORT_CURRENCIES.map((c) => [
       c,
